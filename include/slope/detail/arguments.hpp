@@ -1,0 +1,139 @@
+// Compile-time classification of grad/derivative arguments against the
+// target's parameter types, and the checks that give readable errors.
+#ifndef SLOPE_DETAIL_ARGUMENTS_HPP
+#define SLOPE_DETAIL_ARGUMENTS_HPP
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#include <slope/wrappers.hpp>
+
+namespace slope::detail {
+
+enum class Mode { Reverse, Forward };
+
+template <class> inline constexpr bool always_false = false;
+
+template <class T> struct IsConstant : std::false_type {};
+template <class T> struct IsConstant<Constant<T>> : std::true_type {};
+template <class T> struct IsDup : std::false_type {};
+template <class T> struct IsDup<Dup<T>> : std::true_type {};
+template <class T> struct IsDual : std::false_type {};
+template <class T> struct IsDual<Dual<T>> : std::true_type {};
+
+template <class P>
+inline constexpr bool is_pointer_to_float_v =
+    std::is_pointer_v<P> &&
+    (std::is_floating_point_v<std::remove_cv_t<std::remove_pointer_t<P>>> ||
+     std::is_pointer_v<std::remove_cv_t<std::remove_pointer_t<P>>>);
+
+/// The activity character of one argument A bound to parameter P.
+template <Mode M, class P, class A> constexpr char kind_of() {
+  using D = std::decay_t<A>;
+  if constexpr (IsConstant<D>::value)
+    return 'C';
+  else if constexpr (IsDup<D>::value)
+    return 'D';
+  else if constexpr (IsDual<D>::value)
+    return 'A';
+  else if constexpr (std::is_floating_point_v<P>)
+    return M == Mode::Reverse ? 'A' : 'C';
+  else
+    return 'I';
+}
+
+/// Static checks on one argument; Index is 1-based in messages via the
+/// instantiation context that the compiler prints.
+template <Mode M, std::size_t Index, class P, class A>
+constexpr void check_argument() {
+  using D = std::decay_t<A>;
+  if constexpr (IsDual<D>::value) {
+    static_assert(M == Mode::Forward,
+                  "slope: slope::dual(x, dx) is for forward mode "
+                  "(slope::derivative); pass a plain value to slope::grad");
+    static_assert(std::is_floating_point_v<P>,
+                  "slope: slope::dual(x, dx) must bind to a float or double "
+                  "parameter");
+  } else if constexpr (IsDup<D>::value) {
+    static_assert(std::is_pointer_v<P>,
+                  "slope: slope::dup(x, dx) must bind to a pointer parameter");
+  } else if constexpr (!IsConstant<D>::value) {
+    static_assert(!is_pointer_to_float_v<P>,
+                  "slope: a pointer to floating-point data must be wrapped: "
+                  "slope::dup(x, dx) to differentiate it, or "
+                  "slope::constant(x)");
+    static_assert(std::is_convertible_v<A, P>,
+                  "slope: an argument does not convert to the parameter type "
+                  "of the differentiated function");
+  }
+}
+
+/// The primal operand: what a plain call would pass for this parameter.
+template <class P, class A> SLOPE_HD constexpr P primal_of(A &&arg) {
+  using D = std::decay_t<A>;
+  if constexpr (IsConstant<D>::value || IsDual<D>::value)
+    return static_cast<P>(arg.value);
+  else if constexpr (IsDup<D>::value)
+    return arg.primal;
+  else
+    return std::forward<A>(arg);
+}
+
+/// Storage for the adjoint of an active scalar; a byte otherwise.
+template <char Kind, class P>
+using AdjointSlot = std::conditional_t<Kind == 'A', P, char>;
+
+template <char Kind, class P, class A, class Slot>
+SLOPE_HD constexpr auto reverse_shadow_of(A &arg, Slot &slot) {
+  if constexpr (Kind == 'A')
+    return &slot;
+  else if constexpr (Kind == 'D')
+    return const_cast<std::remove_const_t<
+        std::remove_pointer_t<decltype(std::decay_t<A>::shadow)>> *>(
+        arg.shadow);
+  else
+    return nullptr;
+}
+
+template <char Kind, class P, class A>
+SLOPE_HD constexpr auto forward_shadow_of(A &arg) {
+  if constexpr (Kind == 'A')
+    return static_cast<P>(arg.tangent);
+  else if constexpr (Kind == 'D')
+    return const_cast<std::remove_const_t<
+        std::remove_pointer_t<decltype(std::decay_t<A>::shadow)>> *>(
+        arg.shadow);
+  else
+    return nullptr;
+}
+
+/// Holds a primal result of type R (nothing for void).
+template <class R> struct ResultSlot {
+  R value{};
+  SLOPE_HD void *address() { return &value; }
+};
+template <> struct ResultSlot<void> {
+  SLOPE_HD void *address() { return nullptr; }
+};
+
+/// Positions of the active arguments among all arguments.
+template <char... Kinds> struct ActivePositions {
+  static constexpr std::size_t count = ((Kinds == 'A' ? 1 : 0) + ... + 0);
+  struct Array {
+    std::size_t at[count == 0 ? 1 : count];
+  };
+  static constexpr Array value = [] {
+    Array result{};
+    constexpr char kinds[] = {Kinds..., '\0'};
+    std::size_t next = 0;
+    for (std::size_t i = 0; i + 1 < sizeof(kinds); ++i)
+      if (kinds[i] == 'A')
+        result.at[next++] = i;
+    return result;
+  }();
+};
+
+} // namespace slope::detail
+
+#endif

@@ -1,0 +1,104 @@
+// Implementation of grad/derivative for a target of type R(*)(P...).
+#ifndef SLOPE_DETAIL_CALLS_HPP
+#define SLOPE_DETAIL_CALLS_HPP
+
+#include <tuple>
+
+#include <slope/detail/arguments.hpp>
+#include <slope/detail/marker.hpp>
+#include <slope/results.hpp>
+
+namespace slope::detail {
+
+/// The function pointer behind F: F itself, or a captureless lambda's.
+template <auto F> SLOPE_HD constexpr auto function_pointer() {
+  if constexpr (std::is_pointer_v<decltype(F)>)
+    return F;
+  else
+    return +F;
+}
+
+template <class Fn> struct Call {
+  static_assert(always_false<Fn>,
+                "slope: the differentiated function must be a function, a "
+                "static member function or a captureless lambda");
+};
+
+template <class R, class... P> struct Call<R (*)(P...)> {
+  template <auto F, bool WithValue, class... A>
+  SLOPE_HD static auto reverse(A &&...args) {
+    static_assert(sizeof...(A) == sizeof...(P),
+                  "slope: wrong number of arguments for the differentiated "
+                  "function");
+    return reverseImpl<F, WithValue>(std::index_sequence_for<P...>{},
+                                     std::forward<A>(args)...);
+  }
+
+  template <auto F, bool WithValue, class... A>
+  SLOPE_HD static auto forward(A &&...args) {
+    static_assert(sizeof...(A) == sizeof...(P),
+                  "slope: wrong number of arguments for the differentiated "
+                  "function");
+    return forwardImpl<F, WithValue>(std::index_sequence_for<P...>{},
+                                     std::forward<A>(args)...);
+  }
+
+private:
+  template <class Slots, std::size_t... J, char... K>
+  SLOPE_HD static auto collect(Slots &slots, std::index_sequence<J...>,
+                               ActivePositions<K...>) {
+    using Active = ActivePositions<K...>;
+    if constexpr (sizeof...(J) == 0)
+      return;
+    else if constexpr (sizeof...(J) == 1)
+      return (std::get<Active::value.at[J]>(slots), ...);
+    else
+      return std::make_tuple(std::get<Active::value.at[J]>(slots)...);
+  }
+
+  template <auto F, bool WithValue, std::size_t... I, class... A>
+  SLOPE_HD static auto reverseImpl(std::index_sequence<I...>, A &&...args) {
+    (check_argument<Mode::Reverse, I, P, A>(), ...);
+    using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
+    std::tuple<AdjointSlot<kind_of<Mode::Reverse, P, A>(), P>...> slots{};
+    ResultSlot<R> result;
+    reverse_marker(F, Descriptor<kind_of<Mode::Reverse, P, A>()...>::value,
+                   result.address(), primal_of<P>(std::forward<A>(args))...,
+                   reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
+                       args, std::get<I>(slots))...);
+    using Indices = std::make_index_sequence<Kinds::count>;
+    if constexpr (!WithValue) {
+      return collect(slots, Indices{}, Kinds{});
+    } else {
+      using G = decltype(collect(slots, Indices{}, Kinds{}));
+      if constexpr (std::is_void_v<G>)
+        return ValueAndGrad<R, G>{result};
+      else
+        return ValueAndGrad<R, G>{result, collect(slots, Indices{}, Kinds{})};
+    }
+  }
+
+  template <auto F, bool WithValue, std::size_t... I, class... A>
+  SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
+    (check_argument<Mode::Forward, I, P, A>(), ...);
+    ResultSlot<R> result;
+    ResultSlot<R> tangent;
+    forward_marker(F, Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
+                   result.address(), tangent.address(),
+                   primal_of<P>(std::forward<A>(args))...,
+                   forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(
+                       args)...);
+    if constexpr (std::is_void_v<R>)
+      return;
+    else if constexpr (!WithValue)
+      return tangent.value;
+    else
+      return ValueAndDerivative<R>{result.value, tangent.value};
+  }
+};
+
+template <auto F> using CallOf = Call<decltype(function_pointer<F>())>;
+
+} // namespace slope::detail
+
+#endif

@@ -1,0 +1,51 @@
+// Argument wrappers of the Slope API: how a caller marks activity.
+#ifndef SLOPE_WRAPPERS_HPP
+#define SLOPE_WRAPPERS_HPP
+
+#include <cstddef>
+
+#if defined(__CUDA__)
+#define SLOPE_HD __attribute__((host, device))
+#else
+#define SLOPE_HD
+#endif
+
+namespace slope {
+
+/// An argument that is not differentiated (a scalar or a pointer).
+template <class T> struct Constant {
+  T value;
+};
+
+/// A pointer argument with its shadow: adjoints (reverse mode) or tangents
+/// (forward mode) of the data it points to. `extent` is 0 when unknown.
+template <class T> struct Dup {
+  T *primal;
+  T *shadow;
+  std::size_t extent;
+};
+
+/// A value with its tangent: an active scalar in forward mode, and what a
+/// custom forward rule returns.
+template <class T> struct Dual {
+  T value;
+  T tangent;
+};
+
+template <class T> SLOPE_HD constexpr Constant<T> constant(T value) {
+  return {value};
+}
+
+template <class T>
+SLOPE_HD constexpr Dup<T> dup(T *primal, T *shadow, std::size_t extent = 0) {
+  return {primal, shadow, extent};
+}
+
+template <class T, class U>
+SLOPE_HD constexpr Dual<T> dual(T value, U tangent) {
+  return {value, static_cast<T>(tangent)};
+}
+
+} // namespace slope
+
+#endif

@@ -1,0 +1,30 @@
+//===- ApiCalls.h - Finding and checking slope API calls --------*- C++ -*-===//
+#ifndef SLOPE_CLANG_APICALLS_H
+#define SLOPE_CLANG_APICALLS_H
+
+#include "DiffRequest.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceLocation.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace slope {
+
+/// Where each derivative was requested: (IR name of the target, mode) to
+/// the source locations of the grad/derivative calls.
+using RequestLocations =
+    std::map<std::pair<std::string, DiffMode>,
+             std::vector<clang::SourceLocation>>;
+
+/// Visits every slope::grad / value_and_grad / derivative /
+/// value_and_derivative call in the translation unit, reports targets it
+/// cannot differentiate, and records the call locations.
+void checkApiCalls(clang::ASTContext &Context, RequestLocations &Locations);
+
+} // namespace slope
+
+#endif

@@ -1,0 +1,111 @@
+//===- SlopePlugin.cpp - SlopeClang.so: the one flag a user adds ----------===//
+//
+// Loaded with -fplugin=SlopeClang.so (or -Xclang -load -Xclang ...), it
+//  - defines the attribute slope.hpp tests to know the plugin is present,
+//  - checks every slope API call in the AST and remembers where it is,
+//  - adds the IR pass to clang's pipeline at every optimization level, and
+//  - shows the pass's errors at the API calls that requested them.
+//
+//===----------------------------------------------------------------------===//
+#include "ApiCalls.h"
+#include "DiffError.h"
+#include "Diagnostics.h"
+#include "SlopePass.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/ParsedAttrInfo.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace slope {
+namespace {
+
+/// `__has_attribute(slope_plugin)` is how slope.hpp knows the plugin runs.
+struct PluginPresentAttr : ParsedAttrInfo {
+  PluginPresentAttr() {
+    static constexpr Spelling Spellings[] = {{ParsedAttr::AS_GNU,
+                                              "slope_plugin"}};
+    this->Spellings = Spellings;
+  }
+};
+
+class SlopeConsumer : public ASTConsumer {
+public:
+  explicit SlopeConsumer(CompilerInstance &CI) : CI(CI) {
+    setDiagnosticHandler(
+        [this](const DiagnosticReport &Report) { return show(Report); });
+  }
+  ~SlopeConsumer() override { setDiagnosticHandler(nullptr); }
+
+  void HandleTranslationUnit(ASTContext &Context) override {
+    checkApiCalls(Context, Locations);
+  }
+
+private:
+  bool show(const DiagnosticReport &Report) {
+    auto It = Locations.find({Report.TargetName, Report.Mode});
+    if (It == Locations.end())
+      return false;
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    unsigned Error =
+        Diags.getCustomDiagID(DiagnosticsEngine::Error, "slope: %0");
+    for (SourceLocation Loc : It->second)
+      Diags.Report(Loc, Error) << Report.Message;
+    showStatement(Report.Location);
+    return true;
+  }
+
+  /// With -g, points at the statement that could not be differentiated.
+  void showStatement(const llvm::DebugLoc &Loc) {
+    if (!Loc)
+      return;
+    auto *Scope = llvm::cast<llvm::DIScope>(Loc->getScope());
+    llvm::SmallString<256> Path(Scope->getFilename());
+    if (!llvm::sys::path::is_absolute(Path))
+      llvm::sys::fs::make_absolute(Scope->getDirectory(), Path);
+    SourceManager &SM = CI.getSourceManager();
+    auto File = SM.getFileManager().getOptionalFileRef(Path);
+    if (!File)
+      return;
+    SourceLocation At =
+        SM.translateFileLineCol(*File, Loc.getLine(), Loc.getCol());
+    DiagnosticsEngine &Diags = CI.getDiagnostics();
+    Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Note,
+                                           "the construct Slope cannot "
+                                           "differentiate is here"));
+  }
+
+  CompilerInstance &CI;
+  RequestLocations Locations;
+};
+
+class SlopeAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [](llvm::PassBuilder &PB) { registerSlopePass(PB); });
+    return std::make_unique<SlopeConsumer>(CI);
+  }
+
+  bool ParseArgs(const CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+};
+
+} // namespace
+} // namespace slope
+
+static ParsedAttrInfoRegistry::Add<slope::PluginPresentAttr>
+    PluginPresent("slope_plugin", "marks that the Slope plugin is loaded");
+static FrontendPluginRegistry::Add<slope::SlopeAction>
+    Plugin("slope", "automatic differentiation of grad<>/derivative<> calls");

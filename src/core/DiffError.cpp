@@ -1,0 +1,44 @@
+//===- DiffError.cpp ------------------------------------------------------===//
+#include "DiffError.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instruction.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace slope {
+
+char DiffError::ID = 0;
+
+DiffError::DiffError(std::string Message, const Instruction *At)
+    : Message(std::move(Message)) {
+  if (At)
+    Location = At->getDebugLoc();
+}
+
+std::string sourceName(StringRef IRName) {
+  return demangle(IRName.split(".slope.").first);
+}
+
+std::string describe(const Instruction &I) {
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    if (const Function *Callee = Call->getCalledFunction())
+      return "call to '" + sourceName(Callee->getName()) + "'";
+    return "indirect call";
+  }
+  return ("'" + Twine(I.getOpcodeName()) + "' instruction").str();
+}
+
+Error unsupported(const Instruction &I, StringRef Why) {
+  std::string Message = "cannot differentiate " + describe(I);
+  if (const Function *F = I.getFunction())
+    Message += " in '" + sourceName(F->getName()) + "'";
+  if (!Why.empty())
+    Message += ": " + Why.str();
+  return make_error<DiffError>(std::move(Message), &I);
+}
+
+} // namespace slope

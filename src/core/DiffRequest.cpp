@@ -1,0 +1,42 @@
+//===- DiffRequest.cpp ----------------------------------------------------===//
+#include "DiffRequest.h"
+
+using namespace llvm;
+
+namespace slope {
+
+bool DiffRequest::parseActivity(StringRef Descriptor,
+                                SmallVectorImpl<ArgActivity> &Out) {
+  for (char C : Descriptor) {
+    switch (C) {
+    case 'A':
+    case 'C':
+    case 'I':
+    case 'D':
+      Out.push_back(static_cast<ArgActivity>(C));
+      break;
+    default:
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string DiffRequest::activityString() const {
+  std::string S;
+  for (ArgActivity A : Args)
+    S.push_back(static_cast<char>(A));
+  return S;
+}
+
+std::string DiffRequest::derivativeName() const {
+  return (Target->getName() + ".slope." + modeName(Mode) + "." +
+          activityString())
+      .str();
+}
+
+StringRef modeName(DiffMode Mode) {
+  return Mode == DiffMode::Reverse ? "reverse" : "forward";
+}
+
+} // namespace slope

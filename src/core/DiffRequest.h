@@ -1,0 +1,45 @@
+//===- DiffRequest.h - What to differentiate and how ------------*- C++ -*-===//
+#ifndef SLOPE_CORE_DIFFREQUEST_H
+#define SLOPE_CORE_DIFFREQUEST_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Function.h"
+
+#include <string>
+
+namespace slope {
+
+enum class DiffMode { Reverse, Forward };
+
+/// How one parameter of the target takes part in differentiation. The
+/// characters are those of the header's activity descriptor.
+enum class ArgActivity : char {
+  Active = 'A',   ///< floating-point scalar with an adjoint / tangent
+  Constant = 'C', ///< wrapped in slope::constant (or a plain forward scalar)
+  Inactive = 'I', ///< integers, bools, enums, pointers to integer data
+  Dup = 'D',      ///< pointer with a shadow
+};
+
+struct DiffRequest {
+  llvm::Function *Target = nullptr;
+  DiffMode Mode = DiffMode::Reverse;
+  llvm::SmallVector<ArgActivity, 8> Args;
+
+  /// Parses a descriptor such as "AC"; false on an unknown character.
+  static bool parseActivity(llvm::StringRef Descriptor,
+                            llvm::SmallVectorImpl<ArgActivity> &Out);
+
+  std::string activityString() const;
+  bool isActive(unsigned ArgNo) const {
+    return Args[ArgNo] == ArgActivity::Active;
+  }
+  /// Name of the generated function, unique per (target, mode, activity).
+  std::string derivativeName() const;
+};
+
+llvm::StringRef modeName(DiffMode Mode);
+
+} // namespace slope
+
+#endif

@@ -1,0 +1,40 @@
+//===- Differentiator.cpp -------------------------------------------------===//
+#include "Differentiator.h"
+#include "DiffError.h"
+#include "Emitters.h"
+#include "Preprocess.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace slope {
+
+Expected<Function *> getDerivative(const DiffRequest &Req) {
+  Function &Target = *Req.Target;
+  std::string Name = Req.derivativeName();
+  if (Function *Existing = Target.getParent()->getFunction(Name))
+    return Existing;
+  if (Target.isDeclaration())
+    return make_error<DiffError>("cannot differentiate '" +
+                                 sourceName(Target.getName()) +
+                                 "': its definition is not available");
+  if (Target.isVarArg())
+    return make_error<DiffError>("cannot differentiate '" +
+                                 sourceName(Target.getName()) +
+                                 "': variadic functions are not supported");
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    if (Req.Args[I] == ArgActivity::Dup)
+      return make_error<DiffError>(
+          "cannot differentiate '" + sourceName(Target.getName()) +
+          "': slope::dup pointer arguments are not supported yet");
+
+  Function *Primal = prepareClone(Target);
+  Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
+                                        ? emitForward(Req, *Primal)
+                                        : emitReverse(Req, *Primal);
+  Primal->eraseFromParent();
+  return Derivative;
+}
+
+} // namespace slope

@@ -1,0 +1,92 @@
+//===- Preprocess.cpp -----------------------------------------------------===//
+#include "Preprocess.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/ADCE.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace slope {
+namespace {
+
+/// Inlining stops once the clone has this many instructions.
+constexpr unsigned InlineBudget = 4000;
+constexpr unsigned InlineRounds = 8;
+
+unsigned instructionCount(const Function &F) {
+  unsigned N = 0;
+  for (const BasicBlock &BB : F)
+    N += BB.size();
+  return N;
+}
+
+bool isInlinable(const CallBase &Call, const Function &Caller,
+                 const Function &Original) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
+         Callee != &Caller && Callee != &Original && !Callee->isVarArg();
+}
+
+void inlineCallees(Function &Clone, const Function &Original) {
+  for (unsigned Round = 0; Round < InlineRounds; ++Round) {
+    SmallVector<CallBase *, 8> Calls;
+    for (BasicBlock &BB : Clone)
+      for (Instruction &I : BB)
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          if (isInlinable(*Call, Clone, Original))
+            Calls.push_back(Call);
+    bool Changed = false;
+    for (CallBase *Call : Calls) {
+      if (instructionCount(Clone) > InlineBudget)
+        return;
+      InlineFunctionInfo Info;
+      Changed |= InlineFunction(*Call, Info).isSuccess();
+    }
+    if (!Changed)
+      return;
+  }
+}
+
+} // namespace
+
+void simplify(Function &F) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  FunctionPassManager FPM;
+  FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  FPM.addPass(EarlyCSEPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.addPass(ADCEPass());
+  FPM.run(F, FAM);
+}
+
+Function *prepareClone(Function &Target) {
+  ValueToValueMapTy Map;
+  Function *Clone = CloneFunction(&Target, Map);
+  Clone->setName(Target.getName() + ".slope.primal");
+  Clone->setLinkage(GlobalValue::InternalLinkage);
+  Clone->removeFnAttr(Attribute::OptimizeNone);
+  Clone->removeFnAttr(Attribute::NoInline);
+  inlineCallees(*Clone, Target);
+  simplify(*Clone);
+  return Clone;
+}
+
+} // namespace slope

@@ -1,0 +1,21 @@
+//===- Preprocess.h - Preparing functions for differentiation ---*- C++ -*-===//
+#ifndef SLOPE_CORE_PREPROCESS_H
+#define SLOPE_CORE_PREPROCESS_H
+
+#include "llvm/IR/Function.h"
+
+namespace slope {
+
+/// Clones \p Target into a function that is safe to transform: without
+/// optnone/noinline (at -O0 the original carries them), with callees that
+/// have a visible body inlined, and simplified (SROA, EarlyCSE, InstCombine,
+/// SimplifyCFG) so that -O0 code looks like optimized code. The caller
+/// erases the clone when done.
+llvm::Function *prepareClone(llvm::Function &Target);
+
+/// Runs the simplification pipeline on \p F (used on generated code too).
+void simplify(llvm::Function &F);
+
+} // namespace slope
+
+#endif

@@ -1,0 +1,334 @@
+//===- ReverseEmitter.cpp - Primal sweep, then reverse sweep --------------===//
+//
+// The derivative is one function: a copy of the primal (the primal sweep)
+// whose returns branch into reverse blocks, one per primal block, visited in
+// reverse CFG order. A block with several predecessors records which edge
+// entered it, and its reverse block branches back along that edge, moving
+// phi adjoints to the incoming value of the taken edge.
+//
+// Adjoints and the primal values the reverse sweep needs live in stack slots
+// while the function is built; SROA turns them into SSA values afterwards.
+// Values defined in the entry block dominate every reverse block and are
+// used directly.
+//
+//===----------------------------------------------------------------------===//
+#include "Activity.h"
+#include "CloneInto.h"
+#include "DiffError.h"
+#include "Emitters.h"
+#include "Preprocess.h"
+#include "Rules.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace slope {
+namespace {
+
+class ReverseEmitter {
+public:
+  ReverseEmitter(const DiffRequest &Req, Function &Primal)
+      : Req(Req), Primal(Primal) {}
+
+  Expected<Function *> run();
+
+private:
+  Error checkAcyclic() const;
+  void createSignatureAndClone();
+  void recordIncomingEdges(BasicBlock &BB);
+  void rewriteReturn(ReturnInst &Ret);
+  Error fillReverseBlock(BasicBlock &BB);
+  Error emitAdjoint(Instruction &I, IRBuilderBase &B);
+  void branchBack(BasicBlock &BB, IRBuilderBase &B);
+  void moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
+                             IRBuilderBase &B);
+  void emitFinalReturn(IRBuilderBase &B);
+
+  AllocaInst *entrySlot(Type *Ty, const Twine &Name, Constant *Init);
+  AllocaInst *adjointSlot(Value *V);
+  Value *loadAdjoint(Value *V, IRBuilderBase &B);
+  void accumulate(Value *V, Value *Contribution, IRBuilderBase &B);
+  /// V as usable at B's insertion point in the reverse sweep.
+  Value *primalValue(Value *V, IRBuilderBase &B);
+
+  const DiffRequest &Req;
+  Function &Primal;
+  Function *Derivative = nullptr;
+  std::optional<ActivityInfo> Activity;
+  bool ResultIsFP = false;
+  Argument *Seed = nullptr;
+  AllocaInst *ResultSlot = nullptr;
+
+  SmallVector<BasicBlock *, 16> PrimalBlocks;
+  DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
+  /// For blocks with several predecessors: index of the entering edge.
+  DenseMap<BasicBlock *, PHINode *> CameFrom;
+  DenseMap<BasicBlock *, SmallVector<BasicBlock *, 4>> UniquePreds;
+  DenseMap<Value *, AllocaInst *> AdjointSlots;
+  DenseMap<Value *, AllocaInst *> CacheSlots;
+  DenseMap<std::pair<Value *, BasicBlock *>, Value *> Reloaded;
+};
+
+Error ReverseEmitter::checkAcyclic() const {
+  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
+  FindFunctionBackedges(Primal, BackEdges);
+  if (BackEdges.empty())
+    return Error::success();
+  const Instruction &Latch = *BackEdges.front().first->getTerminator();
+  return make_error<DiffError>(
+      "cannot differentiate '" + sourceName(Req.Target->getName()) +
+          "' in reverse mode: it contains a loop, and reverse mode through "
+          "loops is not supported yet",
+      &Latch);
+}
+
+void ReverseEmitter::createSignatureAndClone() {
+  Type *RetTy = Primal.getReturnType();
+  ResultIsFP = RetTy->isFloatingPointTy();
+  SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
+  if (ResultIsFP)
+    Params.push_back(RetTy);
+  SmallVector<Type *, 8> Adjoints;
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    if (Req.isActive(I))
+      Adjoints.push_back(Primal.getArg(I)->getType());
+  ValueToValueMapTy Map;
+  Derivative = cloneIntoNewSignature(
+      Primal,
+      FunctionType::get(resultStructType(RetTy, Adjoints), Params, false),
+      Req.derivativeName(), Map);
+  if (ResultIsFP) {
+    Seed = Derivative->getArg(Primal.arg_size());
+    Seed->setName("seed");
+  }
+}
+
+AllocaInst *ReverseEmitter::entrySlot(Type *Ty, const Twine &Name,
+                                      Constant *Init) {
+  BasicBlock &Entry = Derivative->getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  AllocaInst *Slot = B.CreateAlloca(Ty, nullptr, Name);
+  if (Init)
+    B.CreateStore(Init, Slot);
+  return Slot;
+}
+
+AllocaInst *ReverseEmitter::adjointSlot(Value *V) {
+  AllocaInst *&Slot = AdjointSlots[V];
+  if (!Slot)
+    Slot = entrySlot(V->getType(), V->getName() + ".adjoint",
+                     Constant::getNullValue(V->getType()));
+  return Slot;
+}
+
+Value *ReverseEmitter::loadAdjoint(Value *V, IRBuilderBase &B) {
+  return B.CreateLoad(V->getType(), adjointSlot(V));
+}
+
+void ReverseEmitter::accumulate(Value *V, Value *Contribution,
+                                IRBuilderBase &B) {
+  if (!Contribution || !Activity->isActive(V))
+    return;
+  AllocaInst *Slot = adjointSlot(V);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(V->getType(), Slot), Contribution),
+                Slot);
+}
+
+Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || I->getParent() == &Derivative->getEntryBlock())
+    return V;
+  Value *&Loaded = Reloaded[{V, B.GetInsertBlock()}];
+  if (Loaded)
+    return Loaded;
+  AllocaInst *&Slot = CacheSlots[V];
+  if (!Slot) {
+    Slot = entrySlot(V->getType(), V->getName() + ".cache", nullptr);
+    IRBuilder<> Store(I->getParent(),
+                      isa<PHINode>(I) ? I->getParent()->getFirstInsertionPt()
+                                      : std::next(I->getIterator()));
+    Store.CreateStore(V, Slot);
+  }
+  Loaded = B.CreateLoad(V->getType(), Slot, V->getName() + ".reload");
+  return Loaded;
+}
+
+void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
+  SmallVector<BasicBlock *, 4> &Preds = UniquePreds[&BB];
+  for (BasicBlock *P : predecessors(&BB))
+    if (!is_contained(Preds, P))
+      Preds.push_back(P);
+  if (Preds.size() < 2)
+    return;
+  IRBuilder<> B(&BB, BB.begin());
+  Type *I32 = B.getInt32Ty();
+  PHINode *From = B.CreatePHI(I32, pred_size(&BB), "came.from");
+  for (BasicBlock *P : predecessors(&BB))
+    From->addIncoming(ConstantInt::get(I32, find(Preds, P) - Preds.begin()),
+                      P);
+  CameFrom[&BB] = From;
+}
+
+void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
+  IRBuilder<> B(&Ret);
+  if (Value *V = Ret.getReturnValue()) {
+    B.CreateStore(V, ResultSlot);
+    if (Seed)
+      accumulate(V, Seed, B);
+  }
+  B.CreateBr(ReverseOf[Ret.getParent()]);
+  Ret.eraseFromParent();
+}
+
+Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
+  Value *Adjoint = loadAdjoint(&I, B);
+  switch (I.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+    accumulate(I.getOperand(0),
+               B.CreateFPCast(Adjoint, I.getOperand(0)->getType()), B);
+    return Error::success();
+  case Instruction::Freeze:
+    accumulate(I.getOperand(0), Adjoint, B);
+    return Error::success();
+  case Instruction::Select: {
+    Value *Cond = primalValue(I.getOperand(0), B);
+    Value *Zero = Constant::getNullValue(I.getType());
+    if (Activity->isActive(I.getOperand(1)))
+      accumulate(I.getOperand(1), B.CreateSelect(Cond, Adjoint, Zero), B);
+    if (Activity->isActive(I.getOperand(2)))
+      accumulate(I.getOperand(2), B.CreateSelect(Cond, Zero, Adjoint), B);
+    return Error::success();
+  }
+  default:
+    break;
+  }
+  const DerivativeRule *Rule = findRule(I);
+  if (!Rule)
+    return unsupported(I, "no derivative rule");
+  SmallVector<Use *, 4> Operands = differentiableOperands(I);
+  SmallVector<bool, 4> Wanted;
+  for (Use *U : Operands)
+    Wanted.push_back(Activity->isActive(U->get()));
+  auto Available = [&](Value *V) { return primalValue(V, B); };
+  RuleOperands Ops(B, I, Available);
+  SmallVector<Value *, 4> Contributions;
+  applyReverse(*Rule, Ops, Adjoint, Wanted, Contributions);
+  for (auto [U, Contribution] : zip(Operands, Contributions))
+    accumulate(U->get(), Contribution, B);
+  return Error::success();
+}
+
+void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
+                                           IRBuilderBase &B) {
+  for (PHINode &Phi : To.phis())
+    if (Activity->isActive(&Phi))
+      accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B), B);
+  B.CreateBr(ReverseOf[&From]);
+}
+
+void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
+  Type *RetTy = Derivative->getReturnType();
+  Value *Result = UndefValue::get(RetTy);
+  unsigned Field = 0;
+  if (ResultSlot)
+    Result = B.CreateInsertValue(
+        Result, B.CreateLoad(Primal.getReturnType(), ResultSlot), Field++);
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    if (Req.isActive(I)) {
+      Argument *A = Derivative->getArg(I);
+      Value *Adjoint = Activity->isActive(A)
+                           ? loadAdjoint(A, B)
+                           : Constant::getNullValue(A->getType());
+      Result = B.CreateInsertValue(Result, Adjoint, Field++);
+    }
+  B.CreateRet(Result);
+}
+
+void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
+  if (&BB == &Derivative->getEntryBlock())
+    return emitFinalReturn(B);
+  ArrayRef<BasicBlock *> Preds = UniquePreds[&BB];
+  if (Preds.size() == 1)
+    return moveAdjointsAlongEdge(*Preds.front(), BB, B);
+  Value *From = primalValue(CameFrom[&BB], B);
+  SmallVector<BasicBlock *, 4> Edges;
+  for (BasicBlock *P : Preds) {
+    BasicBlock *Edge = BasicBlock::Create(
+        Derivative->getContext(), BB.getName() + ".rev.from." + P->getName(),
+        Derivative);
+    IRBuilder<> EdgeB(Edge);
+    moveAdjointsAlongEdge(*P, BB, EdgeB);
+    Edges.push_back(Edge);
+  }
+  SwitchInst *Switch = B.CreateSwitch(From, Edges.front(), Edges.size());
+  for (auto [K, Edge] : enumerate(Edges))
+    Switch->addCase(B.getInt32(K), Edge);
+}
+
+Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
+  IRBuilder<> B(ReverseOf[&BB]);
+  for (Instruction &I : reverse(BB)) {
+    if (I.isTerminator() || isa<PHINode>(I) || !Activity->isActive(&I))
+      continue;
+    if (Error E = emitAdjoint(I, B))
+      return E;
+  }
+  branchBack(BB, B);
+  return Error::success();
+}
+
+Expected<Function *> ReverseEmitter::run() {
+  if (Error E = checkAcyclic())
+    return std::move(E);
+  createSignatureAndClone();
+
+  SmallVector<bool, 8> ActiveFlags;
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    ActiveFlags.push_back(Req.isActive(I));
+  auto Analysis = ActivityInfo::analyze(*Derivative, ActiveFlags, ResultIsFP);
+  if (!Analysis) {
+    Derivative->eraseFromParent();
+    return Analysis.takeError();
+  }
+  Activity = std::move(*Analysis);
+
+  ReversePostOrderTraversal<Function *> RPO(Derivative);
+  for (BasicBlock *BB : RPO)
+    PrimalBlocks.push_back(BB);
+  for (BasicBlock *BB : reverse(PrimalBlocks))
+    ReverseOf[BB] = BasicBlock::Create(Derivative->getContext(),
+                                       BB->getName() + ".rev", Derivative);
+  if (!Primal.getReturnType()->isVoidTy())
+    ResultSlot = entrySlot(Primal.getReturnType(), "result", nullptr);
+  for (BasicBlock *BB : PrimalBlocks) {
+    recordIncomingEdges(*BB);
+    if (auto *Ret = dyn_cast<ReturnInst>(BB->getTerminator()))
+      rewriteReturn(*Ret);
+  }
+  for (BasicBlock *BB : PrimalBlocks)
+    if (Error E = fillReverseBlock(*BB)) {
+      Derivative->eraseFromParent();
+      return std::move(E);
+    }
+
+  if (Error E = verifyGenerated(*Derivative)) {
+    Derivative->eraseFromParent();
+    return std::move(E);
+  }
+  simplify(*Derivative);
+  return Derivative;
+}
+
+} // namespace
+
+Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal) {
+  return ReverseEmitter(Req, Primal).run();
+}
+
+} // namespace slope

@@ -1,0 +1,135 @@
+//===- Rules.cpp - Rule lookup and the two ways of applying a rule --------===//
+#include "Rules.h"
+#include "RuleTable.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace slope {
+
+Value *RuleOperands::x(unsigned I) {
+  if (auto *Call = dyn_cast<CallBase>(&Primal))
+    return Available(Call->getArgOperand(I));
+  return Available(Primal.getOperand(I));
+}
+
+Value *RuleOperands::c(double V) { return ConstantFP::get(type(), V); }
+Value *RuleOperands::add(Value *A, Value *B2) { return B.CreateFAdd(A, B2); }
+Value *RuleOperands::sub(Value *A, Value *B2) { return B.CreateFSub(A, B2); }
+Value *RuleOperands::mul(Value *A, Value *B2) { return B.CreateFMul(A, B2); }
+Value *RuleOperands::div(Value *A, Value *B2) { return B.CreateFDiv(A, B2); }
+Value *RuleOperands::neg(Value *A) { return B.CreateFNeg(A); }
+
+Value *RuleOperands::call(Intrinsic::ID ID, ArrayRef<Value *> Args) {
+  return B.CreateIntrinsic(ID, {type()}, Args);
+}
+
+Value *RuleOperands::indicator(Value *Cond) {
+  return B.CreateSelect(Cond, c(1.0), c(0.0));
+}
+
+Value *RuleOperands::sign(Value *A) {
+  Value *Positive = indicator(B.CreateFCmpOGT(A, c(0.0)));
+  Value *Negative = indicator(B.CreateFCmpOLT(A, c(0.0)));
+  return sub(Positive, Negative);
+}
+
+namespace {
+
+struct RuleIndex {
+  DenseMap<unsigned, const DerivativeRule *> ByOpcode;
+  DenseMap<unsigned, const DerivativeRule *> ByIntrinsic;
+  StringMap<const DerivativeRule *> ByLibmName;
+
+  RuleIndex() {
+    for (const DerivativeRule &Rule : ruleTable()) {
+      if (Rule.Opcode)
+        ByOpcode[Rule.Opcode] = &Rule;
+      else
+        ByLibmName[Rule.Name] = &Rule;
+      if (Rule.Intrinsic != Intrinsic::not_intrinsic)
+        ByIntrinsic[Rule.Intrinsic] = &Rule;
+    }
+  }
+};
+
+const RuleIndex &index() {
+  static const RuleIndex Index;
+  return Index;
+}
+
+/// "sinf" -> "sin" for float, "sinl" -> "sin" for long double.
+StringRef libmBaseName(StringRef Name, Type *Ty) {
+  if (Ty->isFloatTy())
+    return Name.drop_back(Name.ends_with("f") ? 1 : 0);
+  if (Ty->isX86_FP80Ty() || Ty->isFP128Ty() || Ty->isPPC_FP128Ty())
+    return Name.drop_back(Name.ends_with("l") ? 1 : 0);
+  return Name;
+}
+
+/// Multiplies a partial by a tangent or adjoint. Where the partial can be
+/// singular, a zero factor yields zero instead of 0·inf = NaN.
+Value *scale(IRBuilderBase &B, const DerivativeRule &Rule, Value *Partial,
+             Value *Factor) {
+  Value *Product = B.CreateFMul(Partial, Factor);
+  if (!Rule.GuardSingular)
+    return Product;
+  Value *Zero = ConstantFP::get(Factor->getType(), 0.0);
+  return B.CreateSelect(B.CreateFCmpOEQ(Factor, Zero), Zero, Product);
+}
+
+/// A C math function: declared here, not defined, taking and returning
+/// the same floating-point type.
+bool hasMathPrototype(const Function &Callee) {
+  Type *Ty = Callee.getReturnType();
+  if (!Callee.isDeclaration() || !Ty->isFloatingPointTy() ||
+      Callee.arg_empty() || Callee.isVarArg())
+    return false;
+  return all_of(Callee.args(),
+                [Ty](const Argument &A) { return A.getType() == Ty; });
+}
+
+} // namespace
+
+const DerivativeRule *findRule(const Instruction &I) {
+  const RuleIndex &Index = index();
+  if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return nullptr;
+    if (Intrinsic::ID ID = Callee->getIntrinsicID())
+      return Index.ByIntrinsic.lookup(ID);
+    if (!hasMathPrototype(*Callee))
+      return nullptr;
+    const DerivativeRule *Rule = Index.ByLibmName.lookup(
+        libmBaseName(Callee->getName(), Call->getType()));
+    return Rule && Rule->Arity == Call->arg_size() ? Rule : nullptr;
+  }
+  return Index.ByOpcode.lookup(I.getOpcode());
+}
+
+Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
+                    ArrayRef<Value *> Tangents) {
+  Value *Sum = nullptr;
+  for (unsigned I = 0; I < Tangents.size() && I < Rule.Partials.size(); ++I) {
+    if (!Tangents[I] || !Rule.Partials[I])
+      continue;
+    Value *Term = scale(Ops.B, Rule, Rule.Partials[I](Ops), Tangents[I]);
+    Sum = Sum ? Ops.B.CreateFAdd(Sum, Term) : Term;
+  }
+  return Sum ? Sum : Ops.c(0.0);
+}
+
+void applyReverse(const DerivativeRule &Rule, RuleOperands &Ops,
+                  Value *Adjoint, ArrayRef<bool> Wanted,
+                  SmallVectorImpl<Value *> &Out) {
+  Out.assign(Wanted.size(), nullptr);
+  for (unsigned I = 0; I < Wanted.size() && I < Rule.Partials.size(); ++I)
+    if (Wanted[I] && Rule.Partials[I])
+      Out[I] = scale(Ops.B, Rule, Rule.Partials[I](Ops), Adjoint);
+}
+
+} // namespace slope

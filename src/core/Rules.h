@@ -1,0 +1,96 @@
+//===- Rules.h - The declarative table of derivative rules ------*- C++ -*-===//
+//
+// Each rule states, once, the partial derivatives of an operation's result
+// with respect to each of its operands. Forward mode applies them as
+// ẏ = Σ ∂y/∂xᵢ·ẋᵢ and reverse mode as x̄ᵢ += ∂y/∂xᵢ·ȳ (see RuleApplication).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLOPE_CORE_RULES_H
+#define SLOPE_CORE_RULES_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+
+#include <array>
+
+namespace slope {
+
+/// What a partial derivative may use: the builder at the insertion point and
+/// the primal operands and result, made available there on request.
+class RuleOperands {
+public:
+  using Lookup = llvm::function_ref<llvm::Value *(llvm::Value *)>;
+
+  RuleOperands(llvm::IRBuilderBase &B, llvm::Instruction &Primal,
+               Lookup Available)
+      : B(B), Primal(Primal), Available(Available) {}
+
+  llvm::IRBuilderBase &B;
+
+  /// The I-th differentiable operand (the I-th argument of a call).
+  llvm::Value *x(unsigned I);
+  /// The primal result.
+  llvm::Value *y() { return Available(&Primal); }
+  llvm::Type *type() { return Primal.getType(); }
+  llvm::Value *c(double V);
+
+  llvm::Value *add(llvm::Value *A, llvm::Value *B2);
+  llvm::Value *sub(llvm::Value *A, llvm::Value *B2);
+  llvm::Value *mul(llvm::Value *A, llvm::Value *B2);
+  llvm::Value *div(llvm::Value *A, llvm::Value *B2);
+  llvm::Value *neg(llvm::Value *A);
+  llvm::Value *square(llvm::Value *A) { return mul(A, A); }
+  llvm::Value *call(llvm::Intrinsic::ID ID, llvm::ArrayRef<llvm::Value *> Args);
+  /// 1 when Cond holds, else 0.
+  llvm::Value *indicator(llvm::Value *Cond);
+  /// -1, 0 or 1.
+  llvm::Value *sign(llvm::Value *A);
+
+private:
+  llvm::Instruction &Primal;
+  Lookup Available;
+};
+
+/// A partial derivative ∂y/∂xᵢ; emits IR and returns its value.
+using Partial = llvm::Value *(*)(RuleOperands &);
+
+struct DerivativeRule {
+  /// The libm base name ("sin" covers sin, sinf, sinl), or the operation.
+  const char *Name;
+  /// Number of operands (call arguments) of the operation.
+  unsigned Arity;
+  /// The LLVM intrinsic with the same meaning, if any.
+  llvm::Intrinsic::ID Intrinsic;
+  /// The IR opcode for instruction rules, 0 otherwise.
+  unsigned Opcode;
+  /// One entry per operand; null where the result is locally constant in
+  /// that operand (integer exponents, rounding, the sign of copysign).
+  std::array<Partial, 3> Partials;
+  /// The partials can be infinite or NaN (sqrt at 0, log at 0, 1/x at 0):
+  /// a zero tangent or adjoint must then give zero, not NaN.
+  bool GuardSingular;
+  /// Rounding-like operations whose partials are all zero.
+  bool isPiecewiseConstant() const {
+    return !Partials[0] && !Partials[1] && !Partials[2];
+  }
+};
+
+/// The rule for \p I, or null. Calls match by intrinsic ID or, for external
+/// C math functions with the math prototype, by libm name.
+const DerivativeRule *findRule(const llvm::Instruction &I);
+
+/// Emits Σ ∂y/∂xᵢ·ẋᵢ for the operands with a tangent (null: zero tangent).
+/// Returns the tangent of the result.
+llvm::Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
+                          llvm::ArrayRef<llvm::Value *> Tangents);
+
+/// Emits ∂y/∂xᵢ·ȳ for each operand I with Wanted[I] set; Out[I] receives the
+/// contribution to x̄ᵢ (null when not wanted or locally constant).
+void applyReverse(const DerivativeRule &Rule, RuleOperands &Ops,
+                  llvm::Value *Adjoint, llvm::ArrayRef<bool> Wanted,
+                  llvm::SmallVectorImpl<llvm::Value *> &Out);
+
+} // namespace slope
+
+#endif

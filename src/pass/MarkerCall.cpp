@@ -1,0 +1,84 @@
+//===- MarkerCall.cpp -----------------------------------------------------===//
+#include "MarkerCall.h"
+#include "DiffError.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+
+using namespace llvm;
+
+namespace slope {
+
+// Mangled prefixes of slope::detail::reverse_marker<...> / forward_marker.
+static constexpr StringLiteral ReversePrefix =
+    "_ZN5slope6detail14reverse_markerI";
+static constexpr StringLiteral ForwardPrefix =
+    "_ZN5slope6detail14forward_markerI";
+
+std::optional<DiffMode> markerMode(const Function &F) {
+  if (!F.isDeclaration())
+    return std::nullopt;
+  if (F.getName().starts_with(ReversePrefix))
+    return DiffMode::Reverse;
+  if (F.getName().starts_with(ForwardPrefix))
+    return DiffMode::Forward;
+  return std::nullopt;
+}
+
+static Expected<StringRef> readDescriptor(Value *V, CallInst &Call) {
+  auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  if (GV && GV->hasDefinitiveInitializer())
+    if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
+      if (Data->isCString())
+        return Data->getAsCString();
+  return make_error<DiffError>("the activity descriptor of a slope API call "
+                               "is not a constant string",
+                               &Call);
+}
+
+Expected<MarkerCall> parseMarker(CallInst &Call, DiffMode Mode) {
+  MarkerCall Marker;
+  Marker.Call = &Call;
+  DiffRequest &Req = Marker.Request;
+  Req.Mode = Mode;
+  Req.Target = dyn_cast<Function>(
+      Call.getArgOperand(0)->stripPointerCastsAndAliases());
+  if (!Req.Target)
+    return make_error<DiffError>(
+        "the function to differentiate is not known at compile time", &Call);
+
+  Expected<StringRef> Descriptor = readDescriptor(Call.getArgOperand(1), Call);
+  if (!Descriptor)
+    return Descriptor.takeError();
+  if (!DiffRequest::parseActivity(*Descriptor, Req.Args))
+    return make_error<DiffError>("malformed activity descriptor '" +
+                                     Descriptor->str() + "'",
+                                 &Call);
+
+  unsigned Fixed = Mode == DiffMode::Reverse ? 3 : 4;
+  unsigned N = Req.Args.size();
+  FunctionType *TargetType = Req.Target->getFunctionType();
+  if (Call.arg_size() != Fixed + 2 * N || TargetType->getNumParams() != N)
+    return make_error<DiffError>(
+        "cannot differentiate '" + sourceName(Req.Target->getName()) +
+            "': its parameters are passed in a way Slope does not support "
+            "yet (aggregates by value, variadic arguments)",
+        &Call);
+  Marker.ResultOut = Call.getArgOperand(2);
+  if (Mode == DiffMode::Forward)
+    Marker.TangentOut = Call.getArgOperand(3);
+  for (unsigned I = 0; I < N; ++I) {
+    Value *Primal = Call.getArgOperand(Fixed + I);
+    if (Primal->getType() != TargetType->getParamType(I))
+      return make_error<DiffError>(
+          "cannot differentiate '" + sourceName(Req.Target->getName()) +
+              "': argument " + std::to_string(I + 1) +
+              " is passed in a way Slope does not support yet",
+          &Call);
+    Marker.Primals.push_back(Primal);
+    Marker.Shadows.push_back(Call.getArgOperand(Fixed + N + I));
+  }
+  return Marker;
+}
+
+} // namespace slope

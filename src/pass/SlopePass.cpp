@@ -1,0 +1,152 @@
+//===- SlopePass.cpp ------------------------------------------------------===//
+#include "SlopePass.h"
+#include "DiffError.h"
+#include "Diagnostics.h"
+#include "Differentiator.h"
+#include "MarkerCall.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+
+using namespace llvm;
+
+namespace slope {
+namespace {
+
+void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
+  if (!isa<ConstantPointerNull>(Ptr))
+    B.CreateStore(V, Ptr);
+}
+
+void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
+  IRBuilder<> B(Marker.Call);
+  Type *RetTy = Marker.Request.Target->getReturnType();
+  SmallVector<Value *, 8> Args(Marker.Primals);
+  if (RetTy->isFloatingPointTy())
+    Args.push_back(ConstantFP::get(RetTy, 1.0));
+  Value *Result = B.CreateCall(&Derivative, Args);
+  unsigned Field = 0;
+  if (!RetTy->isVoidTy())
+    storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
+                    Marker.ResultOut);
+  for (auto [I, Activity] : enumerate(Marker.Request.Args))
+    if (Activity == ArgActivity::Active)
+      storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
+                      Marker.Shadows[I]);
+}
+
+void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
+  IRBuilder<> B(Marker.Call);
+  Type *RetTy = Marker.Request.Target->getReturnType();
+  SmallVector<Value *, 8> Args(Marker.Primals);
+  for (auto [I, Activity] : enumerate(Marker.Request.Args))
+    if (Activity == ArgActivity::Active)
+      Args.push_back(Marker.Shadows[I]);
+  Value *Result = B.CreateCall(&Derivative, Args);
+  if (RetTy->isFloatingPointTy()) {
+    storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
+    storeUnlessNull(B, B.CreateExtractValue(Result, 1), Marker.TangentOut);
+  } else if (!RetTy->isVoidTy()) {
+    storeUnlessNull(B, Result, Marker.ResultOut);
+  }
+}
+
+/// Checks what parseMarker cannot: forward tangents have the parameter type.
+Error checkShadows(const MarkerCall &Marker) {
+  if (Marker.Request.Mode != DiffMode::Forward)
+    return Error::success();
+  for (auto [I, Activity] : enumerate(Marker.Request.Args))
+    if (Activity == ArgActivity::Active &&
+        Marker.Shadows[I]->getType() != Marker.Primals[I]->getType())
+      return make_error<DiffError>("the tangent of argument " +
+                                       std::to_string(I + 1) +
+                                       " does not have the argument's type",
+                                   Marker.Call);
+  return Error::success();
+}
+
+void reportFailure(CallInst &Call, const Function *Target, DiffMode Mode,
+                   Error E) {
+  handleAllErrors(std::move(E), [&](const ErrorInfoBase &Info) {
+    DiagnosticReport Report;
+    Report.TargetName = Target ? Target->getName().str() : "";
+    Report.Mode = Mode;
+    Report.Message = Info.message();
+    if (Info.isA<DiffError>())
+      Report.Location = static_cast<const DiffError &>(Info).location();
+    Report.Request = &Call;
+    report(Report);
+  });
+}
+
+/// Handles one marker call; returns false when it failed (and was reported).
+bool processMarker(CallInst &Call, DiffMode Mode) {
+  Expected<MarkerCall> Marker = parseMarker(Call, Mode);
+  if (!Marker) {
+    auto *Target = dyn_cast<Function>(
+        Call.getArgOperand(0)->stripPointerCastsAndAliases());
+    reportFailure(Call, Target, Mode, Marker.takeError());
+    return false;
+  }
+  Error Checked = checkShadows(*Marker);
+  Expected<Function *> Derivative =
+      Checked ? Expected<Function *>(std::move(Checked))
+              : getDerivative(Marker->Request);
+  if (!Derivative) {
+    reportFailure(Call, Marker->Request.Target, Mode,
+                  Derivative.takeError());
+    return false;
+  }
+  if (Mode == DiffMode::Reverse)
+    rewriteReverse(*Marker, **Derivative);
+  else
+    rewriteForward(*Marker, **Derivative);
+  return true;
+}
+
+} // namespace
+
+PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
+  SmallVector<std::pair<CallInst *, DiffMode>, 8> Markers;
+  SmallVector<Function *, 4> Declarations;
+  for (Function &F : M) {
+    std::optional<DiffMode> Mode = markerMode(F);
+    if (!Mode)
+      continue;
+    Declarations.push_back(&F);
+    for (User *U : F.users())
+      if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getCalledFunction() == &F)
+        Markers.push_back({Call, *Mode});
+  }
+  if (Markers.empty())
+    return PreservedAnalyses::all();
+
+  for (auto [Call, Mode] : Markers) {
+    processMarker(*Call, Mode);
+    // A failed request has been reported as an error, which fails the
+    // compilation; the call goes either way so later passes see valid IR.
+    Call->eraseFromParent();
+  }
+  for (Function *F : Declarations)
+    if (F->use_empty())
+      F->eraseFromParent();
+  return PreservedAnalyses::none();
+}
+
+void registerSlopePass(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "slope")
+          return false;
+        MPM.addPass(SlopePass());
+        return true;
+      });
+  PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(SlopePass());
+      });
+}
+
+} // namespace slope

@@ -1,0 +1,26 @@
+//===- SlopePass.h - The module pass that generates derivatives -*- C++ -*-===//
+#ifndef SLOPE_PASS_SLOPEPASS_H
+#define SLOPE_PASS_SLOPEPASS_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class PassBuilder;
+}
+
+namespace slope {
+
+/// Replaces every marker call with a call to the generated derivative.
+class SlopePass : public llvm::PassInfoMixin<SlopePass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// Makes "slope" parseable in -passes= and runs the pass at every -O level
+/// once the function simplification pipeline is done.
+void registerSlopePass(llvm::PassBuilder &PB);
+
+} // namespace slope
+
+#endif
