@@ -1,0 +1,166 @@
+// Branches, early returns, selects, phis, comparisons, integer and constant
+// arguments, float/double casts, and the API's return conventions.
+#include "Check.h"
+
+#include <slope/slope.hpp>
+
+#include <cmath>
+#include <tuple>
+#include <type_traits>
+
+namespace {
+
+double piecewise(double x, double y) {
+  double r;
+  if (x > y)
+    r = x * x * y;
+  else if (x < -1.0)
+    r = std::sin(x) + y;
+  else
+    r = x / (y * y + 1.0);
+  return r * 2.0;
+}
+
+double earlyReturn(double x, double y) {
+  if (x < 0)
+    return -x * y;
+  double s = std::sqrt(x);
+  if (s > y)
+    return s * y;
+  return std::exp(-x) + y * y;
+}
+
+double clampLike(double x, double lo, double hi) {
+  double v = x < lo ? lo : x;
+  return (v > hi ? hi : v) * x;
+}
+
+double polynomial(double x, int degree, bool negate) {
+  double result = 0, power = 1;
+  switch (degree) {
+  case 3:
+    result += 0.5 * x * x * x;
+    [[fallthrough]];
+  case 2:
+    result += 1.5 * x * x;
+    [[fallthrough]];
+  default:
+    result += x + power;
+  }
+  return negate ? -result : result;
+}
+
+float mixedPrecision(float x, double y) {
+  double wide = static_cast<double>(x) * y + std::log(y);
+  return static_cast<float>(wide) * x;
+}
+
+double threeArgs(double a, double b, double c) { return a * b + std::cos(c); }
+
+void expectBothModes(double Expected, double Reverse, double Forward) {
+  EXPECT_TRUE(check::near(Reverse, Expected, 1e-7)) << "reverse";
+  EXPECT_TRUE(check::near(Forward, Expected, 1e-7)) << "forward";
+}
+
+template <auto F> void checkTwoArgs(double X, double Y) {
+  auto [GX, GY] = slope::grad<F>(X, Y);
+  expectBothModes(check::centralDifference<0>(F, X, Y), GX,
+                  slope::derivative<F>(slope::dual(X, 1.0), Y));
+  expectBothModes(check::centralDifference<1>(F, X, Y), GY,
+                  slope::derivative<F>(X, slope::dual(Y, 1.0)));
+}
+
+TEST(ControlFlow, IfElseChains) {
+  checkTwoArgs<piecewise>(1.5, 0.5);  // first branch
+  checkTwoArgs<piecewise>(-2.0, 0.5); // second branch
+  checkTwoArgs<piecewise>(0.2, 0.9);  // third branch
+}
+
+TEST(ControlFlow, EarlyReturns) {
+  checkTwoArgs<earlyReturn>(-1.5, 0.5);
+  checkTwoArgs<earlyReturn>(4.0, 1.5);
+  checkTwoArgs<earlyReturn>(0.25, 2.0);
+}
+
+TEST(ControlFlow, SelectsAndConstants) {
+  // x below, inside and above [lo, hi]; lo and hi are constants.
+  for (double X : {-3.0, 0.5, 4.0}) {
+    double Expected = check::centralDifference<0>(
+        [](double x) { return clampLike(x, -1.0, 2.0); }, X);
+    double Reverse = slope::grad<clampLike>(X, slope::constant(-1.0),
+                                            slope::constant(2.0));
+    double Forward = slope::derivative<clampLike>(slope::dual(X, 1.0), -1.0,
+                                                  2.0);
+    expectBothModes(Expected, Reverse, Forward);
+  }
+  // The bounds active: adjoints flow to whichever value was selected.
+  auto [GX, GLo, GHi] = slope::grad<clampLike>(-3.0, -1.0, 2.0);
+  EXPECT_DOUBLE_EQ(GX, -1.0);
+  EXPECT_DOUBLE_EQ(GLo, -3.0);
+  EXPECT_DOUBLE_EQ(GHi, 0.0);
+}
+
+TEST(ControlFlow, IntegerAndBoolArgumentsAreInactive) {
+  for (int Degree : {1, 2, 3})
+    for (bool Negate : {false, true}) {
+      double X = 0.7;
+      double Expected = check::centralDifference<0>(
+          [&](double x) { return polynomial(x, Degree, Negate); }, X);
+      double Reverse = slope::grad<polynomial>(X, Degree, Negate);
+      double Forward =
+          slope::derivative<polynomial>(slope::dual(X, 1.0), Degree, Negate);
+      expectBothModes(Expected, Reverse, Forward);
+    }
+}
+
+TEST(ControlFlow, FloatDoubleCasts) {
+  float X = 1.25f;
+  double Y = 2.5;
+  auto [GX, GY] = slope::grad<mixedPrecision>(X, Y);
+  static_assert(std::is_same_v<decltype(GX), float>);
+  static_assert(std::is_same_v<decltype(GY), double>);
+  // d/dx (x*y + log y) * x = 2xy + log y;  d/dy = x*(x + 1/y)
+  EXPECT_TRUE(check::near(GX, 2 * X * Y + std::log(Y), 1e-6));
+  EXPECT_TRUE(check::near(GY, X * (X + 1 / Y), 1e-6));
+  float FX = slope::derivative<mixedPrecision>(slope::dual(X, 1.0f), Y);
+  EXPECT_TRUE(check::near(FX, 2 * X * Y + std::log(Y), 1e-6));
+}
+
+TEST(ApiConventions, ReturnShapes) {
+  // One active scalar: the value itself.
+  double Only = slope::grad<threeArgs>(slope::constant(2.0), 3.0,
+                                       slope::constant(0.5));
+  EXPECT_DOUBLE_EQ(Only, 2.0);
+  // Several: a tuple in argument order.
+  auto All = slope::grad<threeArgs>(2.0, 3.0, 0.5);
+  static_assert(std::is_same_v<decltype(All), std::tuple<double, double, double>>);
+  EXPECT_DOUBLE_EQ(std::get<0>(All), 3.0);
+  EXPECT_DOUBLE_EQ(std::get<1>(All), 2.0);
+  EXPECT_DOUBLE_EQ(std::get<2>(All), -std::sin(0.5));
+  // None: void.
+  static_assert(std::is_void_v<decltype(slope::grad<threeArgs>(
+                    slope::constant(1.0), slope::constant(1.0),
+                    slope::constant(1.0)))>);
+  // value_and_grad: .value and .grad, structured bindings.
+  auto [Value, Grad] = slope::value_and_grad<threeArgs>(
+      2.0, slope::constant(3.0), slope::constant(0.5));
+  EXPECT_DOUBLE_EQ(Value, threeArgs(2.0, 3.0, 0.5));
+  EXPECT_DOUBLE_EQ(Grad, 3.0);
+  auto Both = slope::value_and_grad<threeArgs>(2.0, 3.0, slope::constant(0.5));
+  EXPECT_DOUBLE_EQ(std::get<1>(Both.grad), 2.0);
+  // value_and_derivative: .value and .derivative.
+  auto VD = slope::value_and_derivative<threeArgs>(2.0, slope::dual(3.0, 1.0),
+                                                   slope::dual(0.5, 2.0));
+  EXPECT_DOUBLE_EQ(VD.value, threeArgs(2.0, 3.0, 0.5));
+  EXPECT_DOUBLE_EQ(VD.derivative, 2.0 - 2.0 * std::sin(0.5));
+}
+
+TEST(ApiConventions, ArgumentsConvertToParameterTypes) {
+  // An int literal bound to a double parameter is still active.
+  auto [GA, GB, GC] = slope::grad<threeArgs>(2, 3, 0);
+  EXPECT_DOUBLE_EQ(GA, 3.0);
+  EXPECT_DOUBLE_EQ(GB, 2.0);
+  EXPECT_DOUBLE_EQ(GC, 0.0);
+}
+
+} // namespace

@@ -1,0 +1,48 @@
+// A zero tangent or adjoint through a singular point stays zero (not NaN),
+// while a nonzero one still gives the true infinite derivative.
+#include <slope/slope.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace {
+
+double scaledSqrt(double x, double c) { return c * std::sqrt(x); }
+double scaledLog(double x, double c) { return c * std::log(x); }
+double scaledInverse(double x, double c) { return c * (1.0 / x); }
+double scaledPow(double x, double y, double c) { return c * std::pow(x, y); }
+double unusedSqrt(double x, double y) {
+  double s = std::sqrt(x);
+  return y > 0 ? s : y;
+}
+
+TEST(SingularPoints, ZeroAdjointStaysZero) {
+  EXPECT_EQ(slope::grad<scaledSqrt>(0.0, slope::constant(0.0)), 0.0);
+  EXPECT_EQ(slope::grad<scaledLog>(0.0, slope::constant(0.0)), 0.0);
+  EXPECT_EQ(slope::grad<scaledInverse>(0.0, slope::constant(0.0)), 0.0);
+  auto [GX, GY] = slope::grad<scaledPow>(0.0, 0.5, slope::constant(0.0));
+  EXPECT_EQ(GX, 0.0);
+  EXPECT_EQ(GY, 0.0);
+  auto [UX, UY] = slope::grad<unusedSqrt>(0.0, -1.0);
+  EXPECT_EQ(UX, 0.0);
+  EXPECT_EQ(UY, 1.0);
+}
+
+TEST(SingularPoints, ZeroTangentStaysZero) {
+  EXPECT_EQ(slope::derivative<scaledSqrt>(slope::dual(0.0, 0.0), 1.0), 0.0);
+  EXPECT_EQ(slope::derivative<scaledLog>(slope::dual(0.0, 0.0), 1.0), 0.0);
+  EXPECT_EQ(slope::derivative<scaledInverse>(slope::dual(0.0, 0.0), 1.0),
+            0.0);
+  // d/dy of pow(0, y) is 0 for y > 0, not 0 * log(0).
+  EXPECT_EQ(slope::derivative<scaledPow>(0.0, slope::dual(2.0, 1.0), 1.0),
+            0.0);
+}
+
+TEST(SingularPoints, NonzeroSeedGivesTheTrueDerivative) {
+  EXPECT_TRUE(std::isinf(slope::grad<scaledSqrt>(0.0, slope::constant(1.0))));
+  EXPECT_TRUE(std::isinf(
+      slope::derivative<scaledLog>(slope::dual(0.0, 1.0), 1.0)));
+}
+
+} // namespace

@@ -1,0 +1,24 @@
+import os
+
+import lit.formats
+
+config.name = "Slope"
+config.test_format = lit.formats.ShTest(True)
+config.suffixes = [".ll", ".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.slope_binary_dir, "tests", "lit")
+
+tools = config.llvm_tools_dir
+config.substitutions.append(("%opt", os.path.join(tools, "opt")))
+config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
+config.substitutions.append(("%lli", os.path.join(tools, "lli")))
+config.substitutions.append(("%slope_pass", config.slope_pass))
+config.substitutions.append(("%slope_plugin", config.slope_plugin))
+config.substitutions.append(
+    ("%include", os.path.join(config.slope_source_dir, "include")))
+config.environment["PATH"] = os.pathsep.join(
+    [tools, config.environment.get("PATH", "")])
+if config.gxx and not config.gxx.endswith("NOTFOUND"):
+    config.available_features.add("gxx")
+    config.substitutions.append(("%gxx", config.gxx))
