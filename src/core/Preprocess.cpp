@@ -73,6 +73,9 @@ void simplify(Function &F) {
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
+  // SimplifyCFG turns the reverse sweep's branches into selects; fold what
+  // that exposes.
+  FPM.addPass(InstCombinePass());
   FPM.addPass(ADCEPass());
   FPM.run(F, FAM);
 }

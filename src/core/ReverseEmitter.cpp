@@ -118,11 +118,13 @@ AllocaInst *ReverseEmitter::entrySlot(Type *Ty, const Twine &Name,
   return Slot;
 }
 
+// Adjoints start at -0.0, the identity of fadd, so that the first
+// accumulation folds away (x + 0.0 does not: it turns -0.0 into +0.0).
 AllocaInst *ReverseEmitter::adjointSlot(Value *V) {
   AllocaInst *&Slot = AdjointSlots[V];
   if (!Slot)
     Slot = entrySlot(V->getType(), V->getName() + ".adjoint",
-                     Constant::getNullValue(V->getType()));
+                     ConstantFP::getNegativeZero(V->getType()));
   return Slot;
 }
 
@@ -241,10 +243,12 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
         Result, B.CreateLoad(Primal.getReturnType(), ResultSlot), Field++);
   for (unsigned I = 0; I < Req.Args.size(); ++I)
     if (Req.isActive(I)) {
+      // Adding +0.0 turns an untouched -0.0 into the 0 users expect.
       Argument *A = Derivative->getArg(I);
+      Value *Zero = Constant::getNullValue(A->getType());
       Value *Adjoint = Activity->isActive(A)
-                           ? loadAdjoint(A, B)
-                           : Constant::getNullValue(A->getType());
+                           ? B.CreateFAdd(loadAdjoint(A, B), Zero)
+                           : Zero;
       Result = B.CreateInsertValue(Result, Adjoint, Field++);
     }
   B.CreateRet(Result);
@@ -299,8 +303,11 @@ Expected<Function *> ReverseEmitter::run() {
   Activity = std::move(*Analysis);
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
-  for (BasicBlock *BB : RPO)
+  for (BasicBlock *BB : RPO) {
+    if (!BB->hasName())
+      BB->setName(PrimalBlocks.empty() ? "entry" : "bb");
     PrimalBlocks.push_back(BB);
+  }
   for (BasicBlock *BB : reverse(PrimalBlocks))
     ReverseOf[BB] = BasicBlock::Create(Derivative->getContext(),
                                        BB->getName() + ".rev", Derivative);
