@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what Slope needs on Debian 12 (bookworm): LLVM/Clang 19, CMake,
+# Ninja, GoogleTest, Google Benchmark, Python (for lit).
+set -euo pipefail
+packages=(
+  clang-19 llvm-19-dev libclang-19-dev llvm-19-tools
+  cmake ninja-build g++ python3
+  libgtest-dev libbenchmark-dev
+)
+sudo=""
+if [[ $(id -u) != 0 ]]; then sudo=sudo; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
