@@ -61,6 +61,10 @@ Error checkUse(Instruction &I, const Use &U) {
     if (auto *Intr = dyn_cast<IntrinsicInst>(Call))
       if (!isScalarFP(Intr) && Intr->getType()->isIntegerTy())
         return Error::success(); // lround, is.fpclass, ...: no derivative
+    const Function *Callee = Call->getCalledFunction();
+    if (Callee && !Callee->isDeclaration())
+      return unsupported(I, "the call could not be inlined (recursion?), "
+                            "and differentiating calls is not supported yet");
     return unsupported(I, "no derivative rule for this function and its "
                           "definition is not available");
   }

@@ -97,6 +97,15 @@ private:
   }
 };
 
+// noexcept is part of the function type since C++17; it changes nothing here.
+template <class R, class... P>
+struct Call<R (*)(P...) noexcept> : Call<R (*)(P...)> {};
+
+template <class R, class... P> struct Call<R (*)(P..., ...)> {
+  static_assert(always_false<R (*)(P..., ...)>,
+                "slope: variadic functions cannot be differentiated");
+};
+
 template <auto F> using CallOf = Call<decltype(function_pointer<F>())>;
 
 } // namespace slope::detail
