@@ -38,25 +38,23 @@ inline constexpr bool plugin_loaded =
 template <auto F, class... Args> SLOPE_HD auto grad(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
   return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
-                                               false>(
-        std::forward<Args>(args)...);
+                                             false>(
+      std::forward<Args>(args)...);
 }
 
 /// Reverse mode with the primal result: `.value` and `.grad`.
-template <auto F, class... Args>
-SLOPE_HD auto value_and_grad(Args &&...args) {
+template <auto F, class... Args> SLOPE_HD auto value_and_grad(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
   return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
-                                               true>(
-        std::forward<Args>(args)...);
+                                             true>(std::forward<Args>(args)...);
 }
 
 /// Forward mode: the tangent of F's result, given slope::dual arguments.
 template <auto F, class... Args> SLOPE_HD auto derivative(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
   return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
-                                               false>(
-        std::forward<Args>(args)...);
+                                             false>(
+      std::forward<Args>(args)...);
 }
 
 /// Forward mode with the primal result: `.value` and `.derivative`.
@@ -64,8 +62,7 @@ template <auto F, class... Args>
 SLOPE_HD auto value_and_derivative(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
   return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
-                                               true>(
-        std::forward<Args>(args)...);
+                                             true>(std::forward<Args>(args)...);
 }
 
 #undef SLOPE_REQUIRE_PLUGIN_

@@ -13,9 +13,7 @@
 namespace slope {
 
 /// An argument that is not differentiated (a scalar or a pointer).
-template <class T> struct Constant {
-  T value;
-};
+template <class T> struct Constant { T value; };
 
 /// A pointer argument with its shadow: adjoints (reverse mode) or tangents
 /// (forward mode) of the data it points to. `extent` is 0 when unknown.

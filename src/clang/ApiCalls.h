@@ -16,9 +16,8 @@ namespace slope {
 
 /// Where each derivative was requested: (IR name of the target, mode) to
 /// the source locations of the grad/derivative calls.
-using RequestLocations =
-    std::map<std::pair<std::string, DiffMode>,
-             std::vector<clang::SourceLocation>>;
+using RequestLocations = std::map<std::pair<std::string, DiffMode>,
+                                  std::vector<clang::SourceLocation>>;
 
 /// Visits every slope::grad / value_and_grad / derivative /
 /// value_and_derivative call in the translation unit, reports targets it

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ApiCalls.h"
-#include "DiffError.h"
 #include "Diagnostics.h"
+#include "DiffError.h"
 #include "SlopePass.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -29,8 +29,8 @@ namespace {
 /// `__has_attribute(slope_plugin)` is how slope.hpp knows the plugin runs.
 struct PluginPresentAttr : ParsedAttrInfo {
   PluginPresentAttr() {
-    static constexpr Spelling Spellings[] = {{ParsedAttr::AS_GNU,
-                                              "slope_plugin"}};
+    static constexpr Spelling Spellings[] = {
+        {ParsedAttr::AS_GNU, "slope_plugin"}};
     this->Spellings = Spellings;
   }
 };

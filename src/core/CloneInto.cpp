@@ -27,11 +27,10 @@ Function *cloneIntoNewSignature(Function &Primal, FunctionType *Type,
   // Parameter and return attributes describe the primal signature; keep
   // only function attributes that still hold for the derivative.
   AttributeList Attrs = Primal.getAttributes();
-  New->setAttributes(AttributeList::get(
-      New->getContext(), Attrs.getFnAttrs(), AttributeSet(), {}));
-  for (Attribute::AttrKind Kind :
-       {Attribute::OptimizeNone, Attribute::NoInline, Attribute::Memory,
-        Attribute::AlwaysInline})
+  New->setAttributes(AttributeList::get(New->getContext(), Attrs.getFnAttrs(),
+                                        AttributeSet(), {}));
+  for (Attribute::AttrKind Kind : {Attribute::OptimizeNone, Attribute::NoInline,
+                                   Attribute::Memory, Attribute::AlwaysInline})
     New->removeFnAttr(Kind);
   New->setName(Name);
   EliminateUnreachableBlocks(*New);

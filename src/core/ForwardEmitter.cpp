@@ -69,9 +69,9 @@ Expected<Function *> ForwardEmitter::run() {
     }
   Type *NewRetTy = ResultIsFP ? resultStructType(RetTy, {RetTy}) : RetTy;
   ValueToValueMapTy Map;
-  Derivative = cloneIntoNewSignature(
-      Primal, FunctionType::get(NewRetTy, Params, false),
-      Req.derivativeName(), Map);
+  Derivative =
+      cloneIntoNewSignature(Primal, FunctionType::get(NewRetTy, Params, false),
+                            Req.derivativeName(), Map);
 
   SmallVector<bool, 8> ActiveFlags(Req.Args.size(), false);
   for (auto [K, ArgNo] : enumerate(ActiveArgs)) {

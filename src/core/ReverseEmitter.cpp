@@ -171,8 +171,7 @@ void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
   Type *I32 = B.getInt32Ty();
   PHINode *From = B.CreatePHI(I32, pred_size(&BB), "came.from");
   for (BasicBlock *P : predecessors(&BB))
-    From->addIncoming(ConstantInt::get(I32, find(Preds, P) - Preds.begin()),
-                      P);
+    From->addIncoming(ConstantInt::get(I32, find(Preds, P) - Preds.begin()), P);
   CameFrom[&BB] = From;
 }
 
@@ -246,9 +245,8 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
       // Adding +0.0 turns an untouched -0.0 into the 0 users expect.
       Argument *A = Derivative->getArg(I);
       Value *Zero = Constant::getNullValue(A->getType());
-      Value *Adjoint = Activity->isActive(A)
-                           ? B.CreateFAdd(loadAdjoint(A, B), Zero)
-                           : Zero;
+      Value *Adjoint =
+          Activity->isActive(A) ? B.CreateFAdd(loadAdjoint(A, B), Zero) : Zero;
       Result = B.CreateInsertValue(Result, Adjoint, Field++);
     }
   B.CreateRet(Result);

@@ -123,9 +123,8 @@ Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
   return Sum ? Sum : Ops.c(0.0);
 }
 
-void applyReverse(const DerivativeRule &Rule, RuleOperands &Ops,
-                  Value *Adjoint, ArrayRef<bool> Wanted,
-                  SmallVectorImpl<Value *> &Out) {
+void applyReverse(const DerivativeRule &Rule, RuleOperands &Ops, Value *Adjoint,
+                  ArrayRef<bool> Wanted, SmallVectorImpl<Value *> &Out) {
   Out.assign(Wanted.size(), nullptr);
   for (unsigned I = 0; I < Wanted.size() && I < Rule.Partials.size(); ++I)
     if (Wanted[I] && Rule.Partials[I])

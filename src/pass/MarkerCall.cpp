@@ -41,8 +41,8 @@ Expected<MarkerCall> parseMarker(CallInst &Call, DiffMode Mode) {
   Marker.Call = &Call;
   DiffRequest &Req = Marker.Request;
   Req.Mode = Mode;
-  Req.Target = dyn_cast<Function>(
-      Call.getArgOperand(0)->stripPointerCastsAndAliases());
+  Req.Target =
+      dyn_cast<Function>(Call.getArgOperand(0)->stripPointerCastsAndAliases());
   if (!Req.Target)
     return make_error<DiffError>(
         "the function to differentiate is not known at compile time", &Call);
@@ -51,9 +51,8 @@ Expected<MarkerCall> parseMarker(CallInst &Call, DiffMode Mode) {
   if (!Descriptor)
     return Descriptor.takeError();
   if (!DiffRequest::parseActivity(*Descriptor, Req.Args))
-    return make_error<DiffError>("malformed activity descriptor '" +
-                                     Descriptor->str() + "'",
-                                 &Call);
+    return make_error<DiffError>(
+        "malformed activity descriptor '" + Descriptor->str() + "'", &Call);
 
   unsigned Fixed = Mode == DiffMode::Reverse ? 3 : 4;
   unsigned N = Req.Args.size();

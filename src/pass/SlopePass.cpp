@@ -1,7 +1,7 @@
 //===- SlopePass.cpp ------------------------------------------------------===//
 #include "SlopePass.h"
-#include "DiffError.h"
 #include "Diagnostics.h"
+#include "DiffError.h"
 #include "Differentiator.h"
 #include "MarkerCall.h"
 
@@ -28,8 +28,7 @@ void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   Value *Result = B.CreateCall(&Derivative, Args);
   unsigned Field = 0;
   if (!RetTy->isVoidTy())
-    storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
-                    Marker.ResultOut);
+    storeUnlessNull(B, B.CreateExtractValue(Result, Field++), Marker.ResultOut);
   for (auto [I, Activity] : enumerate(Marker.Request.Args))
     if (Activity == ArgActivity::Active)
       storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
@@ -94,8 +93,7 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
       Checked ? Expected<Function *>(std::move(Checked))
               : getDerivative(Marker->Request);
   if (!Derivative) {
-    reportFailure(Call, Marker->Request.Target, Mode,
-                  Derivative.takeError());
+    reportFailure(Call, Marker->Request.Target, Mode, Derivative.takeError());
     return false;
   }
   if (Mode == DiffMode::Reverse)
@@ -116,7 +114,8 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     Declarations.push_back(&F);
     for (User *U : F.users())
-      if (auto *Call = dyn_cast<CallInst>(U); Call && Call->getCalledFunction() == &F)
+      if (auto *Call = dyn_cast<CallInst>(U);
+          Call && Call->getCalledFunction() == &F)
         Markers.push_back({Call, *Mode});
   }
   if (Markers.empty())

@@ -17,9 +17,9 @@ template <std::size_t I, class F, class... T>
 long double centralDifference(F f, T... x) {
   std::array<long double, sizeof...(T)> Args{static_cast<long double>(x)...};
   using Real = std::common_type_t<T...>;
-  long double Step =
-      std::cbrt(static_cast<long double>(std::numeric_limits<Real>::epsilon())) *
-      std::max<long double>(1.0L, std::fabs(Args[I]));
+  long double Step = std::cbrt(static_cast<long double>(
+                         std::numeric_limits<Real>::epsilon())) *
+                     std::max<long double>(1.0L, std::fabs(Args[I]));
   auto Eval = [&](long double Offset) {
     auto Shifted = Args;
     Shifted[I] += Offset;

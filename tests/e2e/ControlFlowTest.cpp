@@ -87,10 +87,10 @@ TEST(ControlFlow, SelectsAndConstants) {
   for (double X : {-3.0, 0.5, 4.0}) {
     double Expected = check::centralDifference<0>(
         [](double x) { return clampLike(x, -1.0, 2.0); }, X);
-    double Reverse = slope::grad<clampLike>(X, slope::constant(-1.0),
-                                            slope::constant(2.0));
-    double Forward = slope::derivative<clampLike>(slope::dual(X, 1.0), -1.0,
-                                                  2.0);
+    double Reverse =
+        slope::grad<clampLike>(X, slope::constant(-1.0), slope::constant(2.0));
+    double Forward =
+        slope::derivative<clampLike>(slope::dual(X, 1.0), -1.0, 2.0);
     expectBothModes(Expected, Reverse, Forward);
   }
   // The bounds active: adjoints flow to whichever value was selected.
@@ -128,19 +128,20 @@ TEST(ControlFlow, FloatDoubleCasts) {
 
 TEST(ApiConventions, ReturnShapes) {
   // One active scalar: the value itself.
-  double Only = slope::grad<threeArgs>(slope::constant(2.0), 3.0,
-                                       slope::constant(0.5));
+  double Only =
+      slope::grad<threeArgs>(slope::constant(2.0), 3.0, slope::constant(0.5));
   EXPECT_DOUBLE_EQ(Only, 2.0);
   // Several: a tuple in argument order.
   auto All = slope::grad<threeArgs>(2.0, 3.0, 0.5);
-  static_assert(std::is_same_v<decltype(All), std::tuple<double, double, double>>);
+  static_assert(
+      std::is_same_v<decltype(All), std::tuple<double, double, double>>);
   EXPECT_DOUBLE_EQ(std::get<0>(All), 3.0);
   EXPECT_DOUBLE_EQ(std::get<1>(All), 2.0);
   EXPECT_DOUBLE_EQ(std::get<2>(All), -std::sin(0.5));
   // None: void.
-  static_assert(std::is_void_v<decltype(slope::grad<threeArgs>(
-                    slope::constant(1.0), slope::constant(1.0),
-                    slope::constant(1.0)))>);
+  static_assert(
+      std::is_void_v<decltype(slope::grad<threeArgs>(
+          slope::constant(1.0), slope::constant(1.0), slope::constant(1.0)))>);
   // value_and_grad: .value and .grad, structured bindings.
   auto [Value, Grad] = slope::value_and_grad<threeArgs>(
       2.0, slope::constant(3.0), slope::constant(0.5));

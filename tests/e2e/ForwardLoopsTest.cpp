@@ -39,8 +39,8 @@ TEST(ForwardLoops, CountedLoop) {
   for (int N : {0, 1, 5}) {
     double X = 1.3;
     double Expected = N == 0 ? 0.0 : N * std::pow(X, N - 1);
-    EXPECT_TRUE(check::near(
-        slope::derivative<power>(slope::dual(X, 1.0), N), Expected, 1e-12))
+    EXPECT_TRUE(check::near(slope::derivative<power>(slope::dual(X, 1.0), N),
+                            Expected, 1e-12))
         << "n = " << N;
   }
 }
@@ -58,12 +58,14 @@ TEST(ForwardLoops, TriangularNest) {
   double DX = slope::derivative<nested>(slope::dual(X, 1.0), Y, N);
   double DY = slope::derivative<nested>(X, slope::dual(Y, 1.0), N);
   EXPECT_TRUE(check::near(
-      DX, check::centralDifference<0>(
-              [&](double x, double y) { return nested(x, y, N); }, X, Y),
+      DX,
+      check::centralDifference<0>(
+          [&](double x, double y) { return nested(x, y, N); }, X, Y),
       1e-7));
   EXPECT_TRUE(check::near(
-      DY, check::centralDifference<1>(
-              [&](double x, double y) { return nested(x, y, N); }, X, Y),
+      DY,
+      check::centralDifference<1>(
+          [&](double x, double y) { return nested(x, y, N); }, X, Y),
       1e-7));
 }
 

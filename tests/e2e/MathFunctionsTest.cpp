@@ -73,9 +73,9 @@ SLOPE_BINARY(atan2Of, std::atan2(x, y))
 SLOPE_BINARY(hypotOf, std::hypot(x, y))
 SLOPE_BINARY(fminOf, std::fmin(x, y) * (x + 2 * y))
 SLOPE_BINARY(fmaxOf, std::fmax(x, y) * (x + 2 * y))
-SLOPE_BINARY(copysignOf, std::copysign(x * y, y - 1))
+SLOPE_BINARY(copysignOf, std::copysign(x *y, y - 1))
 SLOPE_BINARY(fmaOf, std::fma(x, y, x / y))
-SLOPE_BINARY(fmuladdOf, x * y + y)
+SLOPE_BINARY(fmuladdOf, x *y + y)
 
 template <class T> class MathFunctions : public ::testing::Test {};
 using FloatTypes = ::testing::Types<float, double>;

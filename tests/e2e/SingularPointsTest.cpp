@@ -32,17 +32,15 @@ TEST(SingularPoints, ZeroAdjointStaysZero) {
 TEST(SingularPoints, ZeroTangentStaysZero) {
   EXPECT_EQ(slope::derivative<scaledSqrt>(slope::dual(0.0, 0.0), 1.0), 0.0);
   EXPECT_EQ(slope::derivative<scaledLog>(slope::dual(0.0, 0.0), 1.0), 0.0);
-  EXPECT_EQ(slope::derivative<scaledInverse>(slope::dual(0.0, 0.0), 1.0),
-            0.0);
+  EXPECT_EQ(slope::derivative<scaledInverse>(slope::dual(0.0, 0.0), 1.0), 0.0);
   // d/dy of pow(0, y) is 0 for y > 0, not 0 * log(0).
-  EXPECT_EQ(slope::derivative<scaledPow>(0.0, slope::dual(2.0, 1.0), 1.0),
-            0.0);
+  EXPECT_EQ(slope::derivative<scaledPow>(0.0, slope::dual(2.0, 1.0), 1.0), 0.0);
 }
 
 TEST(SingularPoints, NonzeroSeedGivesTheTrueDerivative) {
   EXPECT_TRUE(std::isinf(slope::grad<scaledSqrt>(0.0, slope::constant(1.0))));
-  EXPECT_TRUE(std::isinf(
-      slope::derivative<scaledLog>(slope::dual(0.0, 1.0), 1.0)));
+  EXPECT_TRUE(
+      std::isinf(slope::derivative<scaledLog>(slope::dual(0.0, 1.0), 1.0)));
 }
 
 } // namespace

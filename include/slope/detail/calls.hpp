@@ -83,11 +83,11 @@ private:
     (check_argument<Mode::Forward, I, P, A>(), ...);
     ResultSlot<R> result;
     ResultSlot<R> tangent;
-    forward_marker(F, Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
-                   result.address(), tangent.address(),
-                   primal_of<P>(std::forward<A>(args))...,
-                   forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(
-                       args)...);
+    forward_marker(
+        F, Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
+        result.address(), tangent.address(),
+        primal_of<P>(std::forward<A>(args))...,
+        forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(args)...);
     if constexpr (std::is_void_v<R>)
       return;
     else if constexpr (!WithValue)
