@@ -18,9 +18,11 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
+#include "Tape.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
-#include "llvm/Analysis/CFG.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -38,7 +40,6 @@ public:
   Expected<Function *> run();
 
 private:
-  Error checkAcyclic() const;
   void createSignatureAndClone();
   void recordIncomingEdges(BasicBlock &BB);
   void rewriteReturn(ReturnInst &Ret);
@@ -52,6 +53,8 @@ private:
   AllocaInst *entrySlot(Type *Ty, const Twine &Name, Constant *Init);
   AllocaInst *adjointSlot(Value *V);
   Value *loadAdjoint(Value *V, IRBuilderBase &B);
+  /// Resets V's adjoint once its reverse code has read it.
+  void consumeAdjoint(Value *V, IRBuilderBase &B);
   void accumulate(Value *V, Value *Contribution, IRBuilderBase &B);
   /// V as usable at B's insertion point in the reverse sweep.
   Value *primalValue(Value *V, IRBuilderBase &B);
@@ -60,6 +63,7 @@ private:
   Function &Primal;
   Function *Derivative = nullptr;
   std::optional<ActivityInfo> Activity;
+  Value *recompute(Instruction &I, IRBuilderBase &B);
   bool ResultIsFP = false;
   Argument *Seed = nullptr;
   AllocaInst *ResultSlot = nullptr;
@@ -72,20 +76,14 @@ private:
   DenseMap<Value *, AllocaInst *> AdjointSlots;
   DenseMap<Value *, AllocaInst *> CacheSlots;
   DenseMap<std::pair<Value *, BasicBlock *>, Value *> Reloaded;
+  /// Primal blocks inside a loop: their values have one instance per
+  /// iteration and reach the reverse sweep through the tape.
+  SmallPtrSet<BasicBlock *, 16> InLoop;
+  std::optional<Tape> TheTape;
+  /// The primal block whose reverse block is being filled.
+  BasicBlock *CurrentPrimal = nullptr;
+  ReturnInst *FinalReturn = nullptr;
 };
-
-Error ReverseEmitter::checkAcyclic() const {
-  SmallVector<std::pair<const BasicBlock *, const BasicBlock *>, 4> BackEdges;
-  FindFunctionBackedges(Primal, BackEdges);
-  if (BackEdges.empty())
-    return Error::success();
-  const Instruction &Latch = *BackEdges.front().first->getTerminator();
-  return make_error<DiffError>(
-      "cannot differentiate '" + sourceName(Req.Target->getName()) +
-          "' in reverse mode: it contains a loop, and reverse mode through "
-          "loops is not supported yet",
-      &Latch);
-}
 
 void ReverseEmitter::createSignatureAndClone() {
   Type *RetTy = Primal.getReturnType();
@@ -141,23 +139,50 @@ void ReverseEmitter::accumulate(Value *V, Value *Contribution,
                 Slot);
 }
 
+/// Integer and address arithmetic: cheaper to redo in the reverse sweep
+/// than to keep on the tape.
+static bool isCheapToRecompute(const Instruction &I) {
+  if (isa<GetElementPtrInst>(I) || isa<CmpInst>(I))
+    return true;
+  if (isa<CastInst>(I) || isa<BinaryOperator>(I))
+    return !I.getType()->isFPOrFPVectorTy();
+  return false;
+}
+
+Value *ReverseEmitter::recompute(Instruction &I, IRBuilderBase &B) {
+  Instruction *Copy = I.clone();
+  for (Use &Op : Copy->operands())
+    Op.set(primalValue(Op.get(), B));
+  B.Insert(Copy, I.getName() + ".redo");
+  return Copy;
+}
+
 Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
   auto *I = dyn_cast<Instruction>(V);
   if (!I || I->getParent() == &Derivative->getEntryBlock())
     return V;
-  Value *&Loaded = Reloaded[{V, B.GetInsertBlock()}];
-  if (Loaded)
-    return Loaded;
-  AllocaInst *&Slot = CacheSlots[V];
-  if (!Slot) {
-    Slot = entrySlot(V->getType(), V->getName() + ".cache", nullptr);
-    IRBuilder<> Store(I->getParent(),
-                      isa<PHINode>(I) ? I->getParent()->getFirstInsertionPt()
-                                      : std::next(I->getIterator()));
-    Store.CreateStore(V, Slot);
+  if (Value *Known = Reloaded.lookup({V, B.GetInsertBlock()}))
+    return Known;
+  Value *Result;
+  if (InLoop.contains(I->getParent())) {
+    Result = isCheapToRecompute(*I)
+                 ? recompute(*I, B)
+                 : TheTape->read(*CurrentPrimal, *B.GetInsertBlock(), V);
+  } else {
+    // Computed at most once per call: a stack slot holds it.
+    AllocaInst *&Slot = CacheSlots[V];
+    if (!Slot) {
+      Slot = entrySlot(V->getType(), V->getName() + ".cache", nullptr);
+      IRBuilder<> Store(I->getParent(),
+                        isa<PHINode>(I) ? I->getParent()->getFirstInsertionPt()
+                                        : std::next(I->getIterator()));
+      Store.CreateStore(V, Slot);
+    }
+    Result = B.CreateLoad(V->getType(), Slot, V->getName() + ".reload");
   }
-  Loaded = B.CreateLoad(V->getType(), Slot, V->getName() + ".reload");
-  return Loaded;
+  // recompute() may have filled the map: look the entry up again.
+  Reloaded[{V, B.GetInsertBlock()}] = Result;
+  return Result;
 }
 
 void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
@@ -186,8 +211,16 @@ void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
   Ret.eraseFromParent();
 }
 
+void ReverseEmitter::consumeAdjoint(Value *V, IRBuilderBase &B) {
+  // Inside a loop the slot serves the next (earlier) iteration next.
+  auto *I = dyn_cast<Instruction>(V);
+  if (I && InLoop.contains(I->getParent()))
+    B.CreateStore(ConstantFP::getNegativeZero(V->getType()), adjointSlot(V));
+}
+
 Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   Value *Adjoint = loadAdjoint(&I, B);
+  consumeAdjoint(&I, B);
   switch (I.getOpcode()) {
   case Instruction::FPExt:
   case Instruction::FPTrunc:
@@ -228,8 +261,10 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
 void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
                                            IRBuilderBase &B) {
   for (PHINode &Phi : To.phis())
-    if (Activity->isActive(&Phi))
+    if (Activity->isActive(&Phi)) {
       accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B), B);
+      consumeAdjoint(&Phi, B);
+    }
   B.CreateBr(ReverseOf[&From]);
 }
 
@@ -249,7 +284,7 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
           Activity->isActive(A) ? B.CreateFAdd(loadAdjoint(A, B), Zero) : Zero;
       Result = B.CreateInsertValue(Result, Adjoint, Field++);
     }
-  B.CreateRet(Result);
+  FinalReturn = B.CreateRet(Result);
 }
 
 void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
@@ -274,6 +309,7 @@ void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
 }
 
 Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
+  CurrentPrimal = &BB;
   IRBuilder<> B(ReverseOf[&BB]);
   for (Instruction &I : reverse(BB)) {
     if (I.isTerminator() || isa<PHINode>(I) || !Activity->isActive(&I))
@@ -286,9 +322,16 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
 }
 
 Expected<Function *> ReverseEmitter::run() {
-  if (Error E = checkAcyclic())
-    return std::move(E);
   createSignatureAndClone();
+  {
+    DominatorTree DT(*Derivative);
+    LoopInfo LI(DT);
+    for (BasicBlock &BB : *Derivative)
+      if (LI.getLoopFor(&BB))
+        InLoop.insert(&BB);
+  }
+  if (!InLoop.empty())
+    TheTape.emplace(*Derivative);
 
   SmallVector<bool, 8> ActiveFlags;
   for (unsigned I = 0; I < Req.Args.size(); ++I)
@@ -321,6 +364,12 @@ Expected<Function *> ReverseEmitter::run() {
       Derivative->eraseFromParent();
       return std::move(E);
     }
+
+  if (TheTape) {
+    TheTape->finalize();
+    IRBuilder<> B(FinalReturn);
+    TheTape->emitFree(B);
+  }
 
   if (Error E = verifyGenerated(*Derivative)) {
     Derivative->eraseFromParent();

@@ -1,0 +1,154 @@
+//===- Tape.cpp -----------------------------------------------------------===//
+#include "Tape.h"
+
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace slope {
+
+namespace {
+constexpr uint64_t SlotAlign = 8;
+constexpr uint64_t MinimumCapacity = 4096;
+} // namespace
+
+Tape::Tape(Function &F) : F(F) {
+  BasicBlock &Entry = F.getEntryBlock();
+  IRBuilder<> B(&Entry, Entry.getFirstInsertionPt());
+  Base = B.CreateAlloca(B.getPtrTy(), nullptr, "tape.base");
+  Size = B.CreateAlloca(B.getInt64Ty(), nullptr, "tape.size");
+  Capacity = B.CreateAlloca(B.getInt64Ty(), nullptr, "tape.capacity");
+  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), Base);
+  B.CreateStore(B.getInt64(0), Size);
+  B.CreateStore(B.getInt64(0), Capacity);
+}
+
+uint64_t Tape::slotBytes(Type *Ty) const {
+  const DataLayout &DL = F.getDataLayout();
+  return alignTo(DL.getTypeAllocSize(Ty).getFixedValue(), SlotAlign);
+}
+
+Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
+  Frame &Fr = Frames[&Primal];
+  if (Value *Existing = Fr.Reads.lookup(V))
+    return Existing;
+  if (!Fr.Placeholder) {
+    IRBuilder<> B(&Reverse, Reverse.getFirstInsertionPt());
+    Fr.Placeholder = cast<Instruction>(
+        B.CreateFreeze(PoisonValue::get(B.getPtrTy()), "tape.frame"));
+    Fr.Reverse = &Reverse;
+  }
+  IRBuilder<> B(Fr.Placeholder->getParent(),
+                std::next(Fr.Placeholder->getIterator()));
+  Value *Address = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder,
+                                                Fr.Bytes);
+  Value *Read = B.CreateLoad(V->getType(), Address, V->getName() + ".tape");
+  Fr.Values.push_back(V);
+  Fr.Offsets.push_back(Fr.Bytes);
+  Fr.Bytes += slotBytes(V->getType());
+  Fr.Reads[V] = Read;
+  return Read;
+}
+
+uint64_t Tape::frameBytes(BasicBlock &Primal) const {
+  auto It = Frames.find(&Primal);
+  return It == Frames.end() ? 0 : It->second.Bytes;
+}
+
+Function *Tape::growFunction() {
+  // {base, capacity} slope.tape.grow(base, capacity, needed): realloc to
+  // max(needed, 2 * capacity, MinimumCapacity); traps when out of memory.
+  Module &M = *F.getParent();
+  if (Function *Existing = M.getFunction("slope.tape.grow"))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  StructType *Result = StructType::get(Ctx, {Ptr, I64});
+  Function *Grow = Function::Create(FunctionType::get(Result, {Ptr, I64, I64},
+                                                      false),
+                                    GlobalValue::InternalLinkage,
+                                    "slope.tape.grow", M);
+  Grow->addFnAttr(Attribute::NoInline);
+  Grow->addFnAttr(Attribute::Cold);
+  FunctionCallee Realloc =
+      M.getOrInsertFunction("realloc", FunctionType::get(Ptr, {Ptr, I64},
+                                                         false));
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Grow);
+  BasicBlock *Fail = BasicBlock::Create(Ctx, "out.of.memory", Grow);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Grow);
+  IRBuilder<> B(Entry);
+  Value *OldBase = Grow->getArg(0), *OldCap = Grow->getArg(1),
+        *Needed = Grow->getArg(2);
+  Value *Doubled = B.CreateShl(OldCap, 1);
+  Value *NewCap = B.CreateBinaryIntrinsic(
+      Intrinsic::umax, B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed),
+      B.getInt64(MinimumCapacity));
+  Value *NewBase = B.CreateCall(Realloc, {OldBase, NewCap});
+  B.CreateCondBr(B.CreateIsNull(NewBase), Fail, Done);
+  B.SetInsertPoint(Fail);
+  B.CreateIntrinsic(Intrinsic::trap, {}, {});
+  B.CreateUnreachable();
+  B.SetInsertPoint(Done);
+  Value *R = B.CreateInsertValue(PoisonValue::get(Result), NewBase, 0);
+  B.CreateRet(B.CreateInsertValue(R, NewCap, 1));
+  return Grow;
+}
+
+void Tape::reserve(IRBuilderBase &B, Value *Bytes) {
+  Value *Needed = B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Size), Bytes);
+  Value *Cap = B.CreateLoad(B.getInt64Ty(), Capacity);
+  Value *Full = B.CreateICmpUGT(Needed, Cap, "tape.full");
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Full, &*B.GetInsertPoint(), false,
+      MDBuilder(F.getContext()).createUnlikelyBranchWeights());
+  IRBuilder<> G(Then);
+  Value *Grown = G.CreateCall(
+      growFunction(), {G.CreateLoad(G.getPtrTy(), Base), Cap, Needed});
+  G.CreateStore(G.CreateExtractValue(Grown, 0), Base);
+  G.CreateStore(G.CreateExtractValue(Grown, 1), Capacity);
+  B.SetInsertPoint(Then->getParent()->getSingleSuccessor(),
+                   Then->getParent()->getSingleSuccessor()->begin());
+}
+
+void Tape::emitPush(BasicBlock &Primal, Frame &Fr) {
+  IRBuilder<> B(Primal.getTerminator());
+  reserve(B, B.getInt64(Fr.Bytes));
+  Value *Used = B.CreateLoad(B.getInt64Ty(), Size);
+  Value *Top =
+      B.CreateInBoundsGEP(B.getInt8Ty(), B.CreateLoad(B.getPtrTy(), Base), Used);
+  for (auto [V, Offset] : zip(Fr.Values, Fr.Offsets))
+    B.CreateStore(V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Offset));
+  B.CreateStore(B.CreateAdd(Used, B.getInt64(Fr.Bytes)), Size);
+}
+
+void Tape::emitPop(Frame &Fr) {
+  IRBuilder<> B(Fr.Placeholder);
+  Value *Remaining =
+      B.CreateSub(B.CreateLoad(B.getInt64Ty(), Size), B.getInt64(Fr.Bytes));
+  B.CreateStore(Remaining, Size);
+  Value *Top = B.CreateInBoundsGEP(
+      B.getInt8Ty(), B.CreateLoad(B.getPtrTy(), Base), Remaining);
+  Fr.Placeholder->replaceAllUsesWith(Top);
+  Fr.Placeholder->eraseFromParent();
+}
+
+void Tape::finalize() {
+  for (auto &[Primal, Fr] : Frames) {
+    emitPush(*Primal, Fr);
+    emitPop(Fr);
+  }
+}
+
+void Tape::emitFree(IRBuilderBase &B) {
+  if (Frames.empty())
+    return;
+  Module &M = *F.getParent();
+  FunctionCallee Free = M.getOrInsertFunction(
+      "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
+  B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Base)});
+}
+
+} // namespace slope

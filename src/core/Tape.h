@@ -1,0 +1,65 @@
+//===- Tape.h - Values the reverse sweep takes from inside loops -*- C++ -*-===//
+//
+// A value computed inside a loop has one instance per iteration; the reverse
+// sweep needs them in reverse order. The tape is a stack that grows
+// geometrically: at the end of a primal block the values its reverse block
+// needs are pushed as one frame, and the reverse block pops that frame on
+// entry. One capacity check per frame; memory grows linearly with the number
+// of block executions and is freed when the reverse sweep ends.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLOPE_CORE_TAPE_H
+#define SLOPE_CORE_TAPE_H
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace slope {
+
+class Tape {
+public:
+  /// Creates the tape's state (base, size, capacity) in \p F's entry block.
+  explicit Tape(llvm::Function &F);
+
+  /// \p V, available at the end of primal block \p Primal, as read back at
+  /// the top of \p Reverse (the reverse block of Primal).
+  llvm::Value *read(llvm::BasicBlock &Primal, llvm::BasicBlock &Reverse,
+                    llvm::Value *V);
+
+  /// Reserves room for \p Bytes more bytes at \p B's insertion point (used
+  /// at loop entry when the trip count is known).
+  void reserve(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+
+  /// Bytes pushed by one execution of \p Primal (0 if nothing).
+  uint64_t frameBytes(llvm::BasicBlock &Primal) const;
+
+  /// Emits the pushes and pops recorded by read(). Call once, after the
+  /// reverse blocks are complete; it splits primal blocks.
+  void finalize();
+
+  /// Frees the tape's memory at \p B's insertion point.
+  void emitFree(llvm::IRBuilderBase &B);
+
+private:
+  struct Frame {
+    llvm::SmallVector<llvm::Value *, 8> Values;
+    llvm::SmallVector<uint64_t, 8> Offsets;
+    llvm::DenseMap<llvm::Value *, llvm::Value *> Reads;
+    llvm::Instruction *Placeholder = nullptr;
+    llvm::BasicBlock *Reverse = nullptr;
+    uint64_t Bytes = 0;
+  };
+
+  uint64_t slotBytes(llvm::Type *Ty) const;
+  llvm::Function *growFunction();
+  void emitPush(llvm::BasicBlock &Primal, Frame &F);
+  void emitPop(Frame &F);
+
+  llvm::Function &F;
+  llvm::AllocaInst *Base, *Size, *Capacity;
+  llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
+};
+
+} // namespace slope
+
+#endif

@@ -1,0 +1,114 @@
+// Loops in both modes: counted, data-dependent exits, nested and
+// triangular with break/continue, and a long scalar recurrence whose reverse
+// sweep reads a tape of a million frames.
+#include "Check.h"
+
+#include <slope/slope.hpp>
+
+#include <cmath>
+
+namespace {
+
+template <class T> T power(T x, int n) {
+  T r = 1;
+  for (int i = 0; i < n; ++i)
+    r *= x;
+  return r;
+}
+
+// Newton's iteration for sqrt(a), until converged: the trip count depends
+// on the data.
+double newtonSqrt(double a) {
+  double x = a > 1 ? a : 1.0;
+  for (int i = 0; i < 100; ++i) {
+    double next = 0.5 * (x + a / x);
+    if (std::fabs(next - x) <= 1e-15 * next)
+      return next;
+    x = next;
+  }
+  return x;
+}
+
+double triangular(double x, double y, int n) {
+  double s = 0;
+  for (int i = 1; i <= n; ++i)
+    for (int j = 0; j < i; ++j) {
+      if (j == 2)
+        continue;
+      s += std::sin(x * i + y * j) / (j + 1);
+      if (s > 3.0)
+        break;
+    }
+  return s;
+}
+
+double whileLoop(double x) {
+  double y = x;
+  int k = 0;
+  while (y < 10.0 && k < 50) {
+    y = y * 1.5 + std::exp(-y);
+    ++k;
+  }
+  do {
+    y -= 0.25 * std::sqrt(y);
+  } while (y > 8.0);
+  return y;
+}
+
+double recurrence(double x, long n) {
+  double y = x;
+  for (long i = 0; i < n; ++i)
+    y = std::sin(y) * 0.5 + x * 0.5;
+  return y;
+}
+
+template <auto F, class... Rest>
+void expectFirstArg(double X, long double Reference, double Tol,
+                    Rest... rest) {
+  double Reverse = slope::grad<F>(X, rest...);
+  double Forward = slope::derivative<F>(slope::dual(X, 1.0), rest...);
+  EXPECT_TRUE(check::near(Reverse, Reference, Tol)) << "reverse at " << X;
+  EXPECT_TRUE(check::near(Forward, Reference, Tol)) << "forward at " << X;
+}
+
+TEST(Loops, CountedLoop) {
+  for (int N : {0, 1, 5})
+    expectFirstArg<power<double>>(1.3, N == 0 ? 0.0 : N * std::pow(1.3L, N - 1),
+                                  1e-13, N);
+}
+
+TEST(Loops, IterateUntilConverged) {
+  for (double A : {0.25, 2.0, 10.0})
+    expectFirstArg<newtonSqrt>(A, 0.5 / std::sqrt(A), 1e-9);
+}
+
+TEST(Loops, TriangularNestWithBreakAndContinue) {
+  for (int N : {3, 6}) {
+    double X = 0.4, Y = -0.3;
+    auto F = [&](double x, double y) { return triangular(x, y, N); };
+    auto [GX, GY] = slope::grad<triangular>(X, Y, N);
+    EXPECT_TRUE(check::near(GX, check::centralDifference<0>(F, X, Y), 1e-7));
+    EXPECT_TRUE(check::near(GY, check::centralDifference<1>(F, X, Y), 1e-7));
+    EXPECT_TRUE(check::near(
+        slope::derivative<triangular>(slope::dual(X, 1.0), Y, N), GX, 1e-12));
+    EXPECT_TRUE(check::near(
+        slope::derivative<triangular>(X, slope::dual(Y, 1.0), N), GY, 1e-12));
+  }
+}
+
+TEST(Loops, WhileAndDoWhile) {
+  for (double X : {0.5, 3.0, 12.0})
+    expectFirstArg<whileLoop>(X, check::centralDifference<0>(whileLoop, X),
+                              1e-6);
+}
+
+TEST(Loops, MillionIterationRecurrence) {
+  // y ← sin(y)/2 + x/2 converges to a fixed point y*(x) with
+  // dy*/dx = (1/2) / (1 - cos(y*)/2).
+  double X = 0.3;
+  double Y = recurrence(X, 1000000);
+  double Expected = 0.5 / (1 - 0.5 * std::cos(Y));
+  expectFirstArg<recurrence>(X, Expected, 1e-12, 1000000L);
+}
+
+} // namespace
