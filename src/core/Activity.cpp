@@ -1,8 +1,10 @@
 //===- Activity.cpp -------------------------------------------------------===//
 #include "Activity.h"
+#include "Allocations.h"
 #include "DiffError.h"
 #include "Rules.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -19,6 +21,8 @@ SmallVector<Use *, 4> differentiableOperands(Instruction &I) {
   } else if (auto *Call = dyn_cast<CallBase>(&I)) {
     for (Use &Arg : Call->args())
       Uses.push_back(&Arg);
+  } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+    // Memory carries derivatives through shadows, not through operands.
   } else {
     for (Use &Op : I.operands())
       Uses.push_back(&Op);
@@ -30,10 +34,182 @@ namespace {
 
 bool isScalarFP(const Value *V) { return V->getType()->isFloatingPointTy(); }
 
+/// Intrinsics that may take a shadowed pointer without touching the data.
+bool isHarmlessPointerUse(const CallBase &Call) {
+  switch (Call.getIntrinsicID()) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::prefetch:
+  case Intrinsic::memcpy:
+  case Intrinsic::memmove:
+  case Intrinsic::memset:
+    return true;
+  default:
+    return isa<DbgInfoIntrinsic>(Call);
+  }
+}
+
+class Analysis {
+public:
+  Analysis(Function &F, ArrayRef<ArgActivity> Args, bool ResultIsOutput,
+           const TargetLibraryInfo &TLI)
+      : F(F), Args(Args), ResultIsOutput(ResultIsOutput), TLI(TLI) {}
+
+  Error run(SmallPtrSetImpl<const Value *> &Active,
+            SmallPtrSetImpl<const Value *> &ShadowedOut);
+
+private:
+  Error findShadowedPointers();
+  Error checkPointerUse(Instruction &User, Use &U);
+  Error findVaried();
+  Error checkVariedUse(Instruction &I, const Use &U);
+  void findUseful();
+  Error checkIntegerCopies();
+  bool isAllocationToShadow(Instruction &I);
+  void shadow(Value *V) {
+    if (Shadowed.insert(V).second)
+      Work.push_back(V);
+  }
+
+  Function &F;
+  ArrayRef<ArgActivity> Args;
+  bool ResultIsOutput;
+  const TargetLibraryInfo &TLI;
+  SmallPtrSet<const Value *, 32> Shadowed, Varied, Useful;
+  SmallVector<Value *, 32> Work;
+};
+
+} // namespace
+
+void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out) {
+  SmallPtrSet<Value *, 16> Seen;
+  SmallVector<Value *, 16> Stack{Root};
+  while (!Stack.empty()) {
+    Value *V = Stack.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (User *U : V->users()) {
+      auto *I = dyn_cast<Instruction>(U);
+      if (!I)
+        continue;
+      if (isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I))
+        Stack.push_back(I);
+      else
+        Out.push_back(I);
+    }
+  }
+}
+
+namespace {
+
+/// Allocations (allocas, malloc, new) get a shadow when they hold
+/// floating-point data or pointers, or are copied or cleared as bytes.
+bool Analysis::isAllocationToShadow(Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!isa<AllocaInst>(I) && !(Call && asAllocation(*Call, TLI)))
+    return false;
+  SmallVector<Instruction *, 16> Accesses;
+  collectAccesses(&I, Accesses);
+  for (Instruction *A : Accesses) {
+    if (auto *Load = dyn_cast<LoadInst>(A))
+      if (Load->getType()->isFPOrFPVectorTy() || Load->getType()->isPointerTy())
+        return true;
+    if (auto *Store = dyn_cast<StoreInst>(A)) {
+      Type *Ty = Store->getValueOperand()->getType();
+      if (Ty->isFPOrFPVectorTy() || Ty->isPointerTy())
+        return true;
+    }
+    if (isa<MemIntrinsic>(A))
+      return true;
+  }
+  return false;
+}
+
+Error Analysis::checkPointerUse(Instruction &User, Use &U) {
+  if (isa<GetElementPtrInst>(User)) {
+    if (U.getOperandNo() == 0)
+      shadow(&User);
+    return Error::success();
+  }
+  if (isa<PHINode>(User) || isa<SelectInst>(User)) {
+    if (!isa<SelectInst>(User) || U.getOperandNo() != 0)
+      shadow(&User);
+    return Error::success();
+  }
+  if (auto *Load = dyn_cast<LoadInst>(&User)) {
+    if (Load->getType()->isPointerTy())
+      shadow(Load);
+    return Error::success();
+  }
+  if (auto *Store = dyn_cast<StoreInst>(&User)) {
+    if (U.getOperandNo() == 0 && !Shadowed.contains(Store->getPointerOperand()))
+      return unsupported(User, "a differentiated pointer is stored where "
+                               "Slope cannot track it");
+    return Error::success();
+  }
+  if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) ||
+      isa<ReturnInst>(User))
+    return Error::success();
+  if (auto *Call = dyn_cast<CallBase>(&User)) {
+    if (isHarmlessPointerUse(*Call) || releasedPointer(*Call, TLI) == U.get())
+      return Error::success();
+    return unsupported(User, "a differentiated pointer is passed to a "
+                             "function Slope cannot see into");
+  }
+  return unsupported(User, "a differentiated pointer is used in a way Slope "
+                           "does not support yet");
+}
+
+Error Analysis::findShadowedPointers() {
+  for (Argument &A : F.args())
+    if (A.getArgNo() < Args.size() && Args[A.getArgNo()] == ArgActivity::Dup)
+      shadow(&A);
+  for (Instruction &I : instructions(F))
+    if (isAllocationToShadow(I))
+      shadow(&I);
+  // Stores of pointers into memory may be checked before the destination is
+  // known to be shadowed: iterate to a fixed point, then check.
+  while (!Work.empty()) {
+    Value *V = Work.pop_back_val();
+    for (Use &U : V->uses())
+      if (auto *User = dyn_cast<Instruction>(U.getUser()))
+        if (Error E = checkPointerUse(*User, U)) {
+          if (isa<StoreInst>(User)) {
+            consumeError(std::move(E));
+            continue;
+          }
+          return E;
+        }
+  }
+  for (const Value *V : Shadowed)
+    for (const Use &U : V->uses()) {
+      auto *Store = dyn_cast<StoreInst>(U.getUser());
+      if (Store && U.getOperandNo() == 0 &&
+          !Shadowed.contains(Store->getPointerOperand()))
+        return unsupported(*Store, "a differentiated pointer is stored where "
+                                   "Slope cannot track it");
+    }
+  // Phis and selects mixing shadowed and unshadowed pointers.
+  for (const Value *V : Shadowed) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || !(isa<PHINode>(I) || isa<SelectInst>(I)))
+      continue;
+    for (Use *Op : differentiableOperands(*const_cast<Instruction *>(I))) {
+      Value *In = Op->get();
+      if (!Shadowed.contains(In) && !isa<ConstantPointerNull>(In) &&
+          !isa<UndefValue>(In))
+        return unsupported(*I, "it mixes pointers with and without "
+                               "slope::dup shadows");
+    }
+  }
+  return Error::success();
+}
+
 /// Derivatives of I with respect to the floating-point operand \p U are
 /// known: either I is an operation with a rule or a linear data movement, or
 /// its result cannot carry a derivative (comparisons, float-to-int).
-Error checkUse(Instruction &I, const Use &U) {
+Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
   switch (I.getOpcode()) {
   case Instruction::FCmp:
   case Instruction::FPToSI:
@@ -46,20 +222,21 @@ Error checkUse(Instruction &I, const Use &U) {
   case Instruction::Select:
     return Error::success();
   case Instruction::Store:
-    return unsupported(I, "storing an active value to memory is not "
-                          "supported yet");
+    if (Shadowed.contains(cast<StoreInst>(I).getPointerOperand()))
+      return Error::success();
+    return unsupported(I, "an active value is stored to memory Slope does "
+                          "not track (a global, or a pointer not passed with "
+                          "slope::dup)");
   default:
     break;
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!Call->isArgOperand(&U))
       return unsupported(I, "an active value is called");
-    if (isa<DbgInfoIntrinsic>(Call))
-      return Error::success();
-    if (findRule(I))
+    if (isa<DbgInfoIntrinsic>(Call) || findRule(I))
       return Error::success();
     if (auto *Intr = dyn_cast<IntrinsicInst>(Call))
-      if (!isScalarFP(Intr) && Intr->getType()->isIntegerTy())
+      if (Intr->getType()->isIntegerTy())
         return Error::success(); // lround, is.fpclass, ...: no derivative
     const Function *Callee = Call->getCalledFunction();
     if (Callee && !Callee->isDeclaration())
@@ -73,41 +250,51 @@ Error checkUse(Instruction &I, const Use &U) {
   return unsupported(I, "this instruction does not propagate derivatives");
 }
 
-} // namespace
-
-Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
-                                             ArrayRef<bool> ActiveArgs,
-                                             bool ResultIsOutput) {
-  // Forward: values that depend on an active argument.
-  SmallPtrSet<const Value *, 32> Varied;
-  SmallVector<Value *, 32> Work;
+Error Analysis::findVaried() {
   for (Argument &A : F.args())
-    if (A.getArgNo() < ActiveArgs.size() && ActiveArgs[A.getArgNo()] &&
-        isScalarFP(&A) && Varied.insert(&A).second)
+    if (A.getArgNo() < Args.size() &&
+        Args[A.getArgNo()] == ArgActivity::Active && isScalarFP(&A) &&
+        Varied.insert(&A).second)
       Work.push_back(&A);
+  for (Instruction &I : instructions(F)) {
+    auto *Load = dyn_cast<LoadInst>(&I);
+    if (!Load || !Shadowed.contains(Load->getPointerOperand()))
+      continue;
+    if (Load->getType()->isVectorTy() &&
+        Load->getType()->getScalarType()->isFloatingPointTy())
+      return unsupported(I, "vector loads of differentiated data are not "
+                            "supported yet");
+    if (isScalarFP(Load) && Varied.insert(Load).second)
+      Work.push_back(Load);
+  }
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
     for (Use &U : V->uses()) {
       auto *User = dyn_cast<Instruction>(U.getUser());
       if (!User)
         continue;
-      if (auto *Select = dyn_cast<SelectInst>(User))
-        if (U.getOperandNo() == 0)
-          continue;
-      if (Error E = checkUse(*User, U))
-        return std::move(E);
+      if (isa<SelectInst>(User) && U.getOperandNo() == 0)
+        continue;
+      if (Error E = checkVariedUse(*User, U))
+        return E;
       if (isScalarFP(User) && Varied.insert(User).second)
         Work.push_back(User);
     }
   }
+  return Error::success();
+}
 
-  // Backward: values the returned result depends on.
-  SmallPtrSet<const Value *, 32> Useful;
-  if (ResultIsOutput)
-    for (Instruction &I : instructions(F))
-      if (auto *Ret = dyn_cast<ReturnInst>(&I))
-        if (Value *V = Ret->getReturnValue(); V && Useful.insert(V).second)
-          Work.push_back(V);
+void Analysis::findUseful() {
+  for (Instruction &I : instructions(F)) {
+    Value *Sink = nullptr;
+    if (auto *Ret = dyn_cast<ReturnInst>(&I); Ret && ResultIsOutput)
+      Sink = Ret->getReturnValue();
+    if (auto *Store = dyn_cast<StoreInst>(&I))
+      if (Shadowed.contains(Store->getPointerOperand()))
+        Sink = Store->getValueOperand();
+    if (Sink && isScalarFP(Sink) && Useful.insert(Sink).second)
+      Work.push_back(Sink);
+  }
   while (!Work.empty()) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());
     if (!I || !isScalarFP(I))
@@ -116,11 +303,57 @@ Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
       if (isScalarFP(Op->get()) && Useful.insert(Op->get()).second)
         Work.push_back(Op->get());
   }
+}
 
-  ActivityInfo Info;
+/// An integer load and store pair through shadowed pointers copies bytes
+/// that may be floating-point data: Slope cannot tell, so it refuses.
+Error Analysis::checkIntegerCopies() {
+  for (Instruction &I : instructions(F)) {
+    auto *Store = dyn_cast<StoreInst>(&I);
+    if (!Store || !Shadowed.contains(Store->getPointerOperand()))
+      continue;
+    Type *Ty = Store->getValueOperand()->getType();
+    if (Ty->isVectorTy() && Ty->getScalarType()->isFloatingPointTy())
+      return unsupported(I, "vector stores of differentiated data are not "
+                            "supported yet");
+    if (!Ty->isIntOrIntVectorTy() || Ty->getScalarSizeInBits() < 16)
+      continue;
+    auto *Source =
+        dyn_cast<LoadInst>(Store->getValueOperand()->stripPointerCasts());
+    if (Source && Shadowed.contains(Source->getPointerOperand()))
+      return unsupported(I, "it copies memory as integers, and Slope cannot "
+                            "tell whether the bytes are floating-point data "
+                            "(copy the values as double or float)");
+  }
+  return Error::success();
+}
+
+Error Analysis::run(SmallPtrSetImpl<const Value *> &Active,
+                    SmallPtrSetImpl<const Value *> &ShadowedOut) {
+  if (Error E = findShadowedPointers())
+    return E;
+  if (Error E = checkIntegerCopies())
+    return E;
+  if (Error E = findVaried())
+    return E;
+  findUseful();
   for (const Value *V : Varied)
     if (Useful.contains(V))
-      Info.Active.insert(V);
+      Active.insert(V);
+  ShadowedOut.insert(Shadowed.begin(), Shadowed.end());
+  return Error::success();
+}
+
+} // namespace
+
+Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
+                                             ArrayRef<ArgActivity> Args,
+                                             bool ResultIsOutput,
+                                             const TargetLibraryInfo &TLI) {
+  ActivityInfo Info;
+  if (Error E = Analysis(F, Args, ResultIsOutput, TLI)
+                    .run(Info.Active, Info.Shadowed))
+    return std::move(E);
   return Info;
 }
 

@@ -1,17 +1,27 @@
 //===- Activity.h - Which values carry derivatives --------------*- C++ -*-===//
 //
-// A value is active when it is floating-point, depends on an active argument
-// (it is "varied") and influences the differentiated result ("useful").
+// A floating-point value is active when it depends on an active input
+// ("varied") and influences an output ("useful"). Memory is tracked through
+// pointers with shadows: slope::dup arguments, allocations made in the
+// function, and everything derived from them (GEPs, phis, selects, pointers
+// loaded from shadowed memory). Floating-point data loaded through a
+// shadowed pointer may be active; data stored through one is an output.
 // Only active values get tangents or adjoints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLOPE_CORE_ACTIVITY_H
 #define SLOPE_CORE_ACTIVITY_H
 
+#include "DiffRequest.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
+
+namespace llvm {
+class TargetLibraryInfo;
+}
 
 namespace slope {
 
@@ -19,20 +29,28 @@ namespace slope {
 /// and casts, the chosen values of a select, phi incomings, call arguments.
 llvm::SmallVector<llvm::Use *, 4> differentiableOperands(llvm::Instruction &I);
 
+/// The instructions that use memory reached from \p Root through address
+/// arithmetic (GEPs, phis, selects).
+void collectAccesses(llvm::Value *Root,
+                     llvm::SmallVectorImpl<llvm::Instruction *> &Out);
+
 class ActivityInfo {
 public:
-  /// Analyses \p F with the arguments flagged in \p ActiveArgs active. The
-  /// returned value is the output when \p ResultIsOutput. Fails, naming the
-  /// construct, when a varied value reaches something Slope cannot
-  /// differentiate (which could otherwise give a silently wrong result).
-  static llvm::Expected<ActivityInfo> analyze(llvm::Function &F,
-                                              llvm::ArrayRef<bool> ActiveArgs,
-                                              bool ResultIsOutput);
+  /// Analyses \p F whose first parameters take \p Args. The returned value
+  /// is an output when \p ResultIsOutput. Fails, naming the construct, when
+  /// derivatives would flow where Slope cannot follow them (which could
+  /// otherwise give a silently wrong result).
+  static llvm::Expected<ActivityInfo>
+  analyze(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
+          bool ResultIsOutput, const llvm::TargetLibraryInfo &TLI);
 
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
+  /// A pointer whose pointee has a shadow (adjoints or tangents).
+  bool isShadowed(const llvm::Value *V) const { return Shadowed.contains(V); }
 
 private:
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
+  llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
 };
 
 } // namespace slope

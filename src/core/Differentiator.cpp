@@ -4,7 +4,9 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -24,15 +26,18 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
                                  sourceName(Target.getName()) +
                                  "': variadic functions are not supported");
   for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.Args[I] == ArgActivity::Dup)
+    if (Req.Args[I] == ArgActivity::Dup &&
+        !Target.getArg(I)->getType()->isPointerTy())
       return make_error<DiffError>(
           "cannot differentiate '" + sourceName(Target.getName()) +
-          "': slope::dup pointer arguments are not supported yet");
+          "': slope::dup must bind to a pointer parameter");
 
+  TargetLibraryInfoImpl LibraryInfo(Triple(Target.getParent()->getTargetTriple()));
+  TargetLibraryInfo TLI(LibraryInfo);
   Function *Primal = prepareClone(Target);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
-                                        ? emitForward(Req, *Primal)
-                                        : emitReverse(Req, *Primal);
+                                        ? emitForward(Req, *Primal, TLI)
+                                        : emitReverse(Req, *Primal, TLI);
   Primal->eraseFromParent();
   return Derivative;
 }

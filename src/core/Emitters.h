@@ -6,21 +6,29 @@
 
 #include "llvm/Support/Error.h"
 
+namespace llvm {
+class TargetLibraryInfo;
+}
+
 namespace slope {
 
 /// Generates the forward-mode derivative of \p Primal (a prepared clone of
-/// Req.Target): parameters are the primal's followed by one tangent per
-/// active argument; it returns {result, tangent} when the result is
-/// floating-point and the primal result otherwise.
-llvm::Expected<llvm::Function *> emitForward(const DiffRequest &Req,
-                                             llvm::Function &Primal);
+/// Req.Target): parameters are the primal's followed, in argument order, by
+/// the tangent of each active scalar and the shadow of each dup pointer; it
+/// returns {result, tangent} when the result is floating-point and the
+/// primal result otherwise.
+llvm::Expected<llvm::Function *>
+emitForward(const DiffRequest &Req, llvm::Function &Primal,
+            const llvm::TargetLibraryInfo &TLI);
 
 /// Generates the reverse-mode derivative of \p Primal as one function: the
-/// primal sweep, then the reverse sweep. Parameters are the primal's, then
-/// the adjoint seed of the result when it is floating-point; it returns
-/// {result (if any), adjoint of each active argument...}.
-llvm::Expected<llvm::Function *> emitReverse(const DiffRequest &Req,
-                                             llvm::Function &Primal);
+/// primal sweep, then the reverse sweep. Parameters are the primal's, the
+/// shadow of each dup pointer, then the adjoint seed of the result when it
+/// is floating-point; it returns {result (if any), adjoint of each active
+/// scalar argument...}.
+llvm::Expected<llvm::Function *>
+emitReverse(const DiffRequest &Req, llvm::Function &Primal,
+            const llvm::TargetLibraryInfo &TLI);
 
 /// The struct type an emitter returns: the primal result (unless void)
 /// followed by \p Extra.

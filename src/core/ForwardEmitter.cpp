@@ -11,10 +11,12 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
+#include "Shadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -32,8 +34,9 @@ namespace {
 
 class ForwardEmitter {
 public:
-  ForwardEmitter(const DiffRequest &Req, Function &Primal)
-      : Req(Req), Primal(Primal) {}
+  ForwardEmitter(const DiffRequest &Req, Function &Primal,
+                 const TargetLibraryInfo &TLI)
+      : Req(Req), Primal(Primal), TLI(TLI) {}
 
   Expected<Function *> run();
 
@@ -46,11 +49,16 @@ private:
     return Constant::getNullValue(V->getType());
   }
   Error emitTangent(Instruction &I);
+  /// Stores and memory intrinsics keep shadow memory in step.
+  Error emitMemoryTangent(Instruction &I);
   void rewriteReturn(ReturnInst &Ret);
 
   const DiffRequest &Req;
   Function &Primal;
+  const TargetLibraryInfo &TLI;
   Function *Derivative = nullptr;
+  std::optional<ActivityInfo> Activity;
+  std::optional<ShadowMap> Shadows;
   DenseMap<Value *, Value *> Tangents;
   SmallVector<std::pair<PHINode *, PHINode *>, 8> TangentPhis;
   bool ResultIsFP = false;
@@ -61,11 +69,11 @@ Expected<Function *> ForwardEmitter::run() {
   ResultIsFP = RetTy->isFloatingPointTy();
 
   SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
-  SmallVector<unsigned, 8> ActiveArgs;
+  SmallVector<unsigned, 8> ExtraArgs; // active scalars and dup pointers
   for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.isActive(I)) {
+    if (Req.isActive(I) || Req.Args[I] == ArgActivity::Dup) {
       Params.push_back(Primal.getArg(I)->getType());
-      ActiveArgs.push_back(I);
+      ExtraArgs.push_back(I);
     }
   Type *NewRetTy = ResultIsFP ? resultStructType(RetTy, {RetTy}) : RetTy;
   ValueToValueMapTy Map;
@@ -73,18 +81,27 @@ Expected<Function *> ForwardEmitter::run() {
       cloneIntoNewSignature(Primal, FunctionType::get(NewRetTy, Params, false),
                             Req.derivativeName(), Map);
 
-  SmallVector<bool, 8> ActiveFlags(Req.Args.size(), false);
-  for (auto [K, ArgNo] : enumerate(ActiveArgs)) {
-    Argument *T = Derivative->getArg(Primal.arg_size() + K);
-    T->setName(Primal.getArg(ArgNo)->getName() + ".tangent");
-    Tangents[Derivative->getArg(ArgNo)] = T;
-    ActiveFlags[ArgNo] = true;
-  }
-
-  auto Activity = ActivityInfo::analyze(*Derivative, ActiveFlags, ResultIsFP);
-  if (!Activity) {
+  auto Analysis = ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
+  if (!Analysis) {
     Derivative->eraseFromParent();
-    return Activity.takeError();
+    return Analysis.takeError();
+  }
+  Activity = std::move(*Analysis);
+  Shadows.emplace(*Derivative, *Activity, DiffMode::Forward, TLI);
+  for (auto [K, ArgNo] : enumerate(ExtraArgs)) {
+    Argument *Extra = Derivative->getArg(Primal.arg_size() + K);
+    Argument *Arg = Derivative->getArg(ArgNo);
+    if (Req.isActive(ArgNo)) {
+      Extra->setName(Primal.getArg(ArgNo)->getName() + ".tangent");
+      Tangents[Arg] = Extra;
+    } else {
+      Extra->setName(Primal.getArg(ArgNo)->getName() + ".shadow");
+      Shadows->setShadow(Arg, Extra);
+    }
+  }
+  if (Error E = Shadows->build()) {
+    Derivative->eraseFromParent();
+    return std::move(E);
   }
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
@@ -97,9 +114,8 @@ Expected<Function *> ForwardEmitter::run() {
         rewriteReturn(*Ret);
         continue;
       }
-      if (!Activity->isActive(I))
-        continue;
-      if (Error E = emitTangent(*I)) {
+      Error E = Activity->isActive(I) ? emitTangent(*I) : emitMemoryTangent(*I);
+      if (E) {
         Derivative->eraseFromParent();
         return std::move(E);
       }
@@ -138,6 +154,13 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
   case Instruction::Freeze:
     T = tangentOrZero(I.getOperand(0));
     break;
+  case Instruction::Load: {
+    auto &Load = cast<LoadInst>(I);
+    T = B.CreateAlignedLoad(I.getType(),
+                            Shadows->get(Load.getPointerOperand()),
+                            Load.getAlign());
+    break;
+  }
   case Instruction::Select:
     T = B.CreateSelect(I.getOperand(0), tangentOrZero(I.getOperand(1)),
                        tangentOrZero(I.getOperand(2)));
@@ -160,6 +183,47 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
   return Error::success();
 }
 
+Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
+  IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
+  if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    Value *V = Store->getValueOperand();
+    if (V->getType()->isFloatingPointTy() &&
+        Activity->isShadowed(Store->getPointerOperand()))
+      B.CreateAlignedStore(tangentOrZero(V),
+                           Shadows->get(Store->getPointerOperand()),
+                           Store->getAlign());
+    return Error::success();
+  }
+  auto *Mem = dyn_cast<MemIntrinsic>(&I);
+  if (!Mem)
+    return Error::success();
+  bool DestShadowed = Activity->isShadowed(Mem->getRawDest());
+  auto *Transfer = dyn_cast<MemTransferInst>(Mem);
+  bool SourceShadowed =
+      Transfer && Activity->isShadowed(Transfer->getRawSource());
+  if (!DestShadowed) {
+    if (SourceShadowed)
+      return unsupported(I, "it copies differentiated data into memory "
+                            "Slope does not track");
+    return Error::success();
+  }
+  // Bytes copied from shadowed memory carry their tangents (and pointer
+  // shadows) along; anything else written here has a zero tangent.
+  Value *Dest = Shadows->get(Mem->getRawDest());
+  if (SourceShadowed) {
+    Value *Source = Shadows->get(Transfer->getRawSource());
+    if (isa<MemMoveInst>(Mem))
+      B.CreateMemMove(Dest, Mem->getDestAlign(), Source,
+                      Transfer->getSourceAlign(), Mem->getLength());
+    else
+      B.CreateMemCpy(Dest, Mem->getDestAlign(), Source,
+                     Transfer->getSourceAlign(), Mem->getLength());
+  } else {
+    B.CreateMemSet(Dest, B.getInt8(0), Mem->getLength(), Mem->getDestAlign());
+  }
+  return Error::success();
+}
+
 void ForwardEmitter::rewriteReturn(ReturnInst &Ret) {
   if (!ResultIsFP)
     return;
@@ -174,8 +238,9 @@ void ForwardEmitter::rewriteReturn(ReturnInst &Ret) {
 
 } // namespace
 
-Expected<Function *> emitForward(const DiffRequest &Req, Function &Primal) {
-  return ForwardEmitter(Req, Primal).run();
+Expected<Function *> emitForward(const DiffRequest &Req, Function &Primal,
+                                 const TargetLibraryInfo &TLI) {
+  return ForwardEmitter(Req, Primal, TLI).run();
 }
 
 } // namespace slope

@@ -18,6 +18,7 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
+#include "ReverseEmitter.h"
 #include "Tape.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -30,65 +31,15 @@
 using namespace llvm;
 
 namespace slope {
-namespace {
 
-class ReverseEmitter {
-public:
-  ReverseEmitter(const DiffRequest &Req, Function &Primal)
-      : Req(Req), Primal(Primal) {}
-
-  Expected<Function *> run();
-
-private:
-  void createSignatureAndClone();
-  void recordIncomingEdges(BasicBlock &BB);
-  void rewriteReturn(ReturnInst &Ret);
-  Error fillReverseBlock(BasicBlock &BB);
-  Error emitAdjoint(Instruction &I, IRBuilderBase &B);
-  void branchBack(BasicBlock &BB, IRBuilderBase &B);
-  void moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
-                             IRBuilderBase &B);
-  void emitFinalReturn(IRBuilderBase &B);
-
-  AllocaInst *entrySlot(Type *Ty, const Twine &Name, Constant *Init);
-  AllocaInst *adjointSlot(Value *V);
-  Value *loadAdjoint(Value *V, IRBuilderBase &B);
-  /// Resets V's adjoint once its reverse code has read it.
-  void consumeAdjoint(Value *V, IRBuilderBase &B);
-  void accumulate(Value *V, Value *Contribution, IRBuilderBase &B);
-  /// V as usable at B's insertion point in the reverse sweep.
-  Value *primalValue(Value *V, IRBuilderBase &B);
-
-  const DiffRequest &Req;
-  Function &Primal;
-  Function *Derivative = nullptr;
-  std::optional<ActivityInfo> Activity;
-  Value *recompute(Instruction &I, IRBuilderBase &B);
-  bool ResultIsFP = false;
-  Argument *Seed = nullptr;
-  AllocaInst *ResultSlot = nullptr;
-
-  SmallVector<BasicBlock *, 16> PrimalBlocks;
-  DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
-  /// For blocks with several predecessors: index of the entering edge.
-  DenseMap<BasicBlock *, PHINode *> CameFrom;
-  DenseMap<BasicBlock *, SmallVector<BasicBlock *, 4>> UniquePreds;
-  DenseMap<Value *, AllocaInst *> AdjointSlots;
-  DenseMap<Value *, AllocaInst *> CacheSlots;
-  DenseMap<std::pair<Value *, BasicBlock *>, Value *> Reloaded;
-  /// Primal blocks inside a loop: their values have one instance per
-  /// iteration and reach the reverse sweep through the tape.
-  SmallPtrSet<BasicBlock *, 16> InLoop;
-  std::optional<Tape> TheTape;
-  /// The primal block whose reverse block is being filled.
-  BasicBlock *CurrentPrimal = nullptr;
-  ReturnInst *FinalReturn = nullptr;
-};
 
 void ReverseEmitter::createSignatureAndClone() {
   Type *RetTy = Primal.getReturnType();
   ResultIsFP = RetTy->isFloatingPointTy();
   SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    if (Req.Args[I] == ArgActivity::Dup)
+      Params.push_back(Primal.getArg(I)->getType());
   if (ResultIsFP)
     Params.push_back(RetTy);
   SmallVector<Type *, 8> Adjoints;
@@ -101,7 +52,7 @@ void ReverseEmitter::createSignatureAndClone() {
       FunctionType::get(resultStructType(RetTy, Adjoints), Params, false),
       Req.derivativeName(), Map);
   if (ResultIsFP) {
-    Seed = Derivative->getArg(Primal.arg_size());
+    Seed = Derivative->getArg(Derivative->arg_size() - 1);
     Seed->setName("seed");
   }
 }
@@ -230,6 +181,9 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   case Instruction::Freeze:
     accumulate(I.getOperand(0), Adjoint, B);
     return Error::success();
+  case Instruction::Load:
+    emitLoadAdjoint(cast<LoadInst>(I), Adjoint, B);
+    return Error::success();
   case Instruction::Select: {
     Value *Cond = primalValue(I.getOperand(0), B);
     Value *Zero = Constant::getNullValue(I.getType());
@@ -312,9 +266,11 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
   CurrentPrimal = &BB;
   IRBuilder<> B(ReverseOf[&BB]);
   for (Instruction &I : reverse(BB)) {
-    if (I.isTerminator() || isa<PHINode>(I) || !Activity->isActive(&I))
+    if (I.isTerminator() || isa<PHINode>(I))
       continue;
-    if (Error E = emitAdjoint(I, B))
+    Error E = Activity->isActive(&I) ? emitAdjoint(I, B)
+                                     : emitMemoryAdjoint(I, B);
+    if (E)
       return E;
   }
   branchBack(BB, B);
@@ -333,15 +289,25 @@ Expected<Function *> ReverseEmitter::run() {
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
 
-  SmallVector<bool, 8> ActiveFlags;
-  for (unsigned I = 0; I < Req.Args.size(); ++I)
-    ActiveFlags.push_back(Req.isActive(I));
-  auto Analysis = ActivityInfo::analyze(*Derivative, ActiveFlags, ResultIsFP);
+  auto Analysis =
+      ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
   if (!Analysis) {
     Derivative->eraseFromParent();
     return Analysis.takeError();
   }
   Activity = std::move(*Analysis);
+  Shadows.emplace(*Derivative, *Activity, DiffMode::Reverse, TLI);
+  unsigned NextShadow = Primal.arg_size();
+  for (unsigned I = 0; I < Req.Args.size(); ++I)
+    if (Req.Args[I] == ArgActivity::Dup) {
+      Argument *Shadow = Derivative->getArg(NextShadow++);
+      Shadow->setName(Primal.getArg(I)->getName() + ".shadow");
+      Shadows->setShadow(Derivative->getArg(I), Shadow);
+    }
+  if (Error E = Shadows->build()) {
+    Derivative->eraseFromParent();
+    return std::move(E);
+  }
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -379,10 +345,9 @@ Expected<Function *> ReverseEmitter::run() {
   return Derivative;
 }
 
-} // namespace
-
-Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal) {
-  return ReverseEmitter(Req, Primal).run();
+Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,
+                                 const TargetLibraryInfo &TLI) {
+  return ReverseEmitter(Req, Primal, TLI).run();
 }
 
 } // namespace slope

@@ -23,6 +23,9 @@ void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
   SmallVector<Value *, 8> Args(Marker.Primals);
+  for (auto [I, Activity] : enumerate(Marker.Request.Args))
+    if (Activity == ArgActivity::Dup)
+      Args.push_back(Marker.Shadows[I]);
   if (RetTy->isFloatingPointTy())
     Args.push_back(ConstantFP::get(RetTy, 1.0));
   Value *Result = B.CreateCall(&Derivative, Args);
@@ -40,7 +43,7 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   Type *RetTy = Marker.Request.Target->getReturnType();
   SmallVector<Value *, 8> Args(Marker.Primals);
   for (auto [I, Activity] : enumerate(Marker.Request.Args))
-    if (Activity == ArgActivity::Active)
+    if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
       Args.push_back(Marker.Shadows[I]);
   Value *Result = B.CreateCall(&Derivative, Args);
   if (RetTy->isFloatingPointTy()) {
@@ -51,17 +54,24 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   }
 }
 
-/// Checks what parseMarker cannot: forward tangents have the parameter type.
+/// Checks what parseMarker cannot: forward tangents have the parameter
+/// type; adjoint destinations and dup shadows are pointers.
 Error checkShadows(const MarkerCall &Marker) {
-  if (Marker.Request.Mode != DiffMode::Forward)
-    return Error::success();
-  for (auto [I, Activity] : enumerate(Marker.Request.Args))
-    if (Activity == ArgActivity::Active &&
-        Marker.Shadows[I]->getType() != Marker.Primals[I]->getType())
-      return make_error<DiffError>("the tangent of argument " +
+  bool Forward = Marker.Request.Mode == DiffMode::Forward;
+  for (auto [I, Activity] : enumerate(Marker.Request.Args)) {
+    Type *Shadow = Marker.Shadows[I]->getType();
+    bool Fits = true;
+    if (Activity == ArgActivity::Active)
+      Fits = Forward ? Shadow == Marker.Primals[I]->getType()
+                     : Shadow->isPointerTy();
+    else if (Activity == ArgActivity::Dup)
+      Fits = Shadow->isPointerTy();
+    if (!Fits)
+      return make_error<DiffError>("the shadow of argument " +
                                        std::to_string(I + 1) +
-                                       " does not have the argument's type",
+                                       " does not fit the argument",
                                    Marker.Call);
+  }
   return Error::success();
 }
 

@@ -1,0 +1,48 @@
+//===- Allocations.cpp ----------------------------------------------------===//
+#include "Allocations.h"
+
+
+using namespace llvm;
+
+namespace slope {
+
+std::optional<Allocation> asAllocation(const CallBase &Call,
+                                       const TargetLibraryInfo &TLI) {
+  const Function *Callee = Call.getCalledFunction();
+  LibFunc Func;
+  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+    return std::nullopt;
+  switch (Func) {
+  case LibFunc_malloc:
+  case LibFunc_Znwm:
+  case LibFunc_Znam:
+  case LibFunc_ZnwmRKSt9nothrow_t:
+  case LibFunc_ZnamRKSt9nothrow_t:
+    return Allocation{Call.getArgOperand(0), false};
+  case LibFunc_calloc:
+    return Allocation{nullptr, true};
+  default:
+    return std::nullopt;
+  }
+}
+
+Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
+  const Function *Callee = Call.getCalledFunction();
+  LibFunc Func;
+  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+    return nullptr;
+  switch (Func) {
+  case LibFunc_free:
+  case LibFunc_ZdlPv:
+  case LibFunc_ZdaPv:
+  case LibFunc_ZdlPvm:
+  case LibFunc_ZdaPvm:
+  case LibFunc_ZdlPvRKSt9nothrow_t:
+  case LibFunc_ZdaPvRKSt9nothrow_t:
+    return Call.getArgOperand(0);
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace slope

@@ -1,0 +1,29 @@
+//===- Allocations.h - Heap allocation and release calls --------*- C++ -*-===//
+#ifndef SLOPE_CORE_ALLOCATIONS_H
+#define SLOPE_CORE_ALLOCATIONS_H
+
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/InstrTypes.h"
+
+namespace slope {
+
+/// An allocation call a shadow can mirror: malloc, calloc, operator new and
+/// new[] (also nothrow). Shadows come from calloc and go back with free.
+struct Allocation {
+  /// Bytes allocated; null for calloc, whose memory is already zero.
+  llvm::Value *Size = nullptr;
+  bool Zeroed = false;
+};
+
+/// Classifies \p Call with TLI; nothing for other calls (realloc included:
+/// its shadow could not be mirrored without the old size).
+std::optional<Allocation> asAllocation(const llvm::CallBase &Call,
+                                       const llvm::TargetLibraryInfo &TLI);
+
+/// The pointer \p Call releases (free, delete, delete[]), or null.
+llvm::Value *releasedPointer(const llvm::CallBase &Call,
+                             const llvm::TargetLibraryInfo &TLI);
+
+} // namespace slope
+
+#endif

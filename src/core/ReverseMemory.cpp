@@ -1,0 +1,162 @@
+//===- ReverseMemory.cpp - The reverse sweep of memory operations ---------===//
+//
+//   y = load p          shadow(p) += ȳ
+//   store v, p          v̄ += shadow(p); shadow(p) = 0
+//   memset p, _, n      shadow(p)[0, n) = 0
+//   memcpy d, s, n      shadow(s) += shadow(d); shadow(d) = 0   (elementwise)
+//   p = malloc/new      free(shadow(p))   (the heap shadow lives until here)
+//
+//===----------------------------------------------------------------------===//
+#include "DiffError.h"
+#include "ReverseEmitter.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Module.h"
+
+namespace slope {
+
+void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
+                                     IRBuilderBase &B) {
+  Value *Shadow = shadowAt(Load.getPointerOperand(), B);
+  Value *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
+  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign());
+}
+
+Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
+  if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    Value *V = Store->getValueOperand();
+    if (!V->getType()->isFloatingPointTy() ||
+        !Activity->isShadowed(Store->getPointerOperand()))
+      return Error::success();
+    Value *Shadow = shadowAt(Store->getPointerOperand(), B);
+    Value *Adjoint =
+        B.CreateAlignedLoad(V->getType(), Shadow, Store->getAlign());
+    B.CreateAlignedStore(Constant::getNullValue(V->getType()), Shadow,
+                         Store->getAlign());
+    accumulate(V, Adjoint, B);
+    return Error::success();
+  }
+  if (auto *Transfer = dyn_cast<MemTransferInst>(&I))
+    return emitTransferAdjoint(*Transfer, B);
+  if (auto *Set = dyn_cast<MemSetInst>(&I)) {
+    if (Activity->isShadowed(Set->getRawDest()))
+      B.CreateMemSet(shadowAt(Set->getRawDest(), B), B.getInt8(0),
+                     primalValue(Set->getLength(), B), Set->getDestAlign());
+    return Error::success();
+  }
+  if (Value *HeapShadow = Shadows->heapShadows().lookup(&I))
+    B.CreateCall(Shadows->freeFunction(), {primalValue(HeapShadow, B)});
+  return Error::success();
+}
+
+namespace {
+
+/// The one floating-point type stored in the object \p Pointer points into,
+/// judged from every access to it; null when there are several, or other
+/// data besides.
+Type *soleElementType(Value *Pointer) {
+  Value *Object = getUnderlyingObject(Pointer, 0);
+  SmallVector<Instruction *, 16> Accesses;
+  collectAccesses(Object, Accesses);
+  Type *Element = nullptr;
+  for (Instruction *A : Accesses) {
+    Type *Ty = nullptr;
+    if (auto *Load = dyn_cast<LoadInst>(A))
+      Ty = Load->getType();
+    else if (auto *Store = dyn_cast<StoreInst>(A))
+      Ty = Store->getValueOperand()->getType();
+    if (!Ty)
+      continue;
+    if (!Ty->isFloatingPointTy() || (Element && Element != Ty))
+      return nullptr;
+    Element = Ty;
+  }
+  if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
+    Type *Allocated = Alloca->getAllocatedType();
+    while (auto *Array = dyn_cast<ArrayType>(Allocated))
+      Allocated = Array->getElementType();
+    if (!Allocated->isFloatingPointTy() || (Element && Element != Allocated))
+      return nullptr;
+    Element = Allocated;
+  }
+  return Element;
+}
+
+/// slope.transfer.adjoint.<T>(shadow dest, shadow source, bytes):
+/// t = dest; dest = 0; source += t, elementwise in T. Through a temporary,
+/// so overlapping memmove regions are right too.
+Function *transferAdjointFunction(Module &M, Type *Element) {
+  std::string Name = "slope.transfer.adjoint." +
+                     std::to_string(Element->getPrimitiveSizeInBits());
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function *Helper = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false),
+      GlobalValue::InternalLinkage, Name, M);
+  Value *Dest = Helper->getArg(0), *Source = Helper->getArg(1),
+        *Bytes = Helper->getArg(2);
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Helper);
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", Helper);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Helper);
+  IRBuilder<> B(Entry);
+  FunctionCallee Malloc =
+      M.getOrInsertFunction("malloc", FunctionType::get(Ptr, {I64}, false));
+  FunctionCallee Free = M.getOrInsertFunction(
+      "free", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
+  Value *Temp = B.CreateCall(Malloc, {Bytes});
+  B.CreateMemCpy(Temp, MaybeAlign(), Dest, MaybeAlign(), Bytes);
+  B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
+  uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
+  Value *Count = B.CreateUDiv(Bytes, B.getInt64(Size));
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Done, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Index = B.CreatePHI(I64, 2);
+  Index->addIncoming(B.getInt64(0), Entry);
+  Value *From = B.CreateLoad(Element, B.CreateGEP(Element, Temp, Index));
+  Value *To = B.CreateGEP(Element, Source, Index);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, To), From), To);
+  Value *Next = B.CreateAdd(Index, B.getInt64(1));
+  Index->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), Done, Loop);
+  B.SetInsertPoint(Done);
+  B.CreateCall(Free, {Temp});
+  B.CreateRetVoid();
+  return Helper;
+}
+
+} // namespace
+
+Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
+                                          IRBuilderBase &B) {
+  Value *DestPtr = Transfer.getRawDest(), *SourcePtr = Transfer.getRawSource();
+  bool DestShadowed = Activity->isShadowed(DestPtr);
+  bool SourceShadowed = Activity->isShadowed(SourcePtr);
+  if (!DestShadowed) {
+    if (SourceShadowed)
+      return unsupported(Transfer, "it copies differentiated data into "
+                                   "memory Slope does not track");
+    return Error::success();
+  }
+  Value *Length = primalValue(Transfer.getLength(), B);
+  Value *Dest = shadowAt(DestPtr, B);
+  if (!SourceShadowed) {
+    // Overwritten with untracked data: the adjoints stop here.
+    B.CreateMemSet(Dest, B.getInt8(0), Length, Transfer.getDestAlign());
+    return Error::success();
+  }
+  Type *Element = soleElementType(DestPtr);
+  if (!Element || Element != soleElementType(SourcePtr))
+    return unsupported(Transfer, "Slope cannot tell which floating-point "
+                                 "type the copied bytes hold (copy the "
+                                 "elements in a loop, or copy arrays of one "
+                                 "floating-point type)");
+  B.CreateCall(transferAdjointFunction(*Derivative->getParent(), Element),
+               {Dest, shadowAt(SourcePtr, B),
+                B.CreateZExtOrTrunc(Length, B.getInt64Ty())});
+  return Error::success();
+}
+
+} // namespace slope

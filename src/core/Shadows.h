@@ -1,0 +1,61 @@
+//===- Shadows.h - Shadow pointers in the primal sweep ----------*- C++ -*-===//
+//
+// Every shadowed pointer gets a twin that addresses the shadow memory, built
+// next to it in the primal sweep: GEP ↔ GEP, phi ↔ phi, select ↔ select,
+// alloca ↔ zeroed alloca, malloc/new ↔ zeroed calloc, pointer loaded from
+// memory ↔ pointer loaded from the shadow memory. Pointers stored into
+// shadowed memory store their shadow into the shadow memory.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLOPE_CORE_SHADOWS_H
+#define SLOPE_CORE_SHADOWS_H
+
+#include "Activity.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace slope {
+
+class ShadowMap {
+public:
+  ShadowMap(llvm::Function &F, const ActivityInfo &Activity, DiffMode Mode,
+            const llvm::TargetLibraryInfo &TLI)
+      : F(F), Activity(Activity), Mode(Mode), TLI(TLI) {}
+
+  void setShadow(llvm::Value *Pointer, llvm::Value *Shadow) {
+    Shadows[Pointer] = Shadow;
+  }
+
+  /// Builds the twins of all shadowed pointers of F's primal code.
+  llvm::Error build();
+
+  /// The shadow of a shadowed pointer (null for a null pointer).
+  llvm::Value *get(llvm::Value *Pointer) const;
+
+  /// Heap shadows, by the primal allocation they mirror.
+  const llvm::DenseMap<llvm::Value *, llvm::Value *> &heapShadows() const {
+    return HeapShadows;
+  }
+
+  /// "free" for shadows (all of them come from calloc).
+  llvm::FunctionCallee freeFunction();
+
+private:
+  llvm::Error buildTwin(llvm::Instruction &I);
+  void mirrorPointerStore(llvm::StoreInst &Store);
+  void mirrorRelease(llvm::CallBase &Call, llvm::Value *Released);
+
+  llvm::Function &F;
+  const ActivityInfo &Activity;
+  DiffMode Mode;
+  const llvm::TargetLibraryInfo &TLI;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> HeapShadows;
+  llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 4> Phis;
+};
+
+} // namespace slope
+
+#endif
