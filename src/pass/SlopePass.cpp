@@ -8,6 +8,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -123,10 +124,16 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
     if (!Mode)
       continue;
     Declarations.push_back(&F);
-    for (User *U : F.users())
+    SmallVector<User *, 8> Users(F.users());
+    for (User *U : Users) {
+      // Inlined into code with cleanups, the marker is an invoke; it never
+      // throws, and neither does the derivative that replaces it.
+      if (auto *Invoke = dyn_cast<InvokeInst>(U))
+        U = changeToCall(Invoke);
       if (auto *Call = dyn_cast<CallInst>(U);
           Call && Call->getCalledFunction() == &F)
         Markers.push_back({Call, *Mode});
+    }
   }
   if (Markers.empty())
     return PreservedAnalyses::all();
