@@ -10,6 +10,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 
 using namespace llvm;
 
@@ -56,7 +57,7 @@ void inlineCallees(Function &Clone, const Function &Original) {
 
 } // namespace
 
-void simplify(Function &F) {
+void simplify(Function &F, bool CanonicalLoops) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -77,6 +78,8 @@ void simplify(Function &F) {
   // that exposes.
   FPM.addPass(InstCombinePass());
   FPM.addPass(ADCEPass());
+  if (CanonicalLoops)
+    FPM.addPass(LoopSimplifyPass());
   FPM.run(F, FAM);
 }
 
@@ -88,7 +91,7 @@ Function *prepareClone(Function &Target) {
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   inlineCallees(*Clone, Target);
-  simplify(*Clone);
+  simplify(*Clone, /*CanonicalLoops=*/true);
   return Clone;
 }
 

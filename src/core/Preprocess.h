@@ -8,13 +8,15 @@ namespace slope {
 
 /// Clones \p Target into a function that is safe to transform: without
 /// optnone/noinline (at -O0 the original carries them), with callees that
-/// have a visible body inlined, and simplified (SROA, EarlyCSE, InstCombine,
-/// SimplifyCFG) so that -O0 code looks like optimized code. The caller
+/// have a visible body inlined, simplified (SROA, EarlyCSE, InstCombine,
+/// SimplifyCFG) so that -O0 code looks like optimized code, and with loops
+/// in canonical form (preheader, one latch, dedicated exits). The caller
 /// erases the clone when done.
 llvm::Function *prepareClone(llvm::Function &Target);
 
-/// Runs the simplification pipeline on \p F (used on generated code too).
-void simplify(llvm::Function &F);
+/// Runs the simplification pipeline on \p F (used on generated code too),
+/// ending with LoopSimplify when \p CanonicalLoops.
+void simplify(llvm::Function &F, bool CanonicalLoops = false);
 
 } // namespace slope
 

@@ -116,9 +116,12 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
     return Known;
   Value *Result;
   if (InLoop.contains(I->getParent())) {
-    Result = isCheapToRecompute(*I)
-                 ? recompute(*I, B)
-                 : TheTape->read(*CurrentPrimal, *B.GetInsertBlock(), V);
+    if (Value *Recomputed = inductionValue(*I, B))
+      Result = Recomputed;
+    else if (isCheapToRecompute(*I))
+      Result = recompute(*I, B);
+    else // the frame is read at the top of the primal block's reverse
+      Result = TheTape->read(*CurrentPrimal, *ReverseOf[CurrentPrimal], V);
   } else {
     // Computed at most once per call: a stack slot holds it.
     AllocaInst *&Slot = CacheSlots[V];
@@ -141,7 +144,7 @@ void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
   for (BasicBlock *P : predecessors(&BB))
     if (!is_contained(Preds, P))
       Preds.push_back(P);
-  if (Preds.size() < 2)
+  if (Preds.size() < 2 || LoopOfHeader.count(&BB))
     return;
   IRBuilder<> B(&BB, BB.begin());
   Type *I32 = B.getInt32Ty();
@@ -219,6 +222,7 @@ void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
       accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B), B);
       consumeAdjoint(&Phi, B);
     }
+  enterLoopsInReverse(From, To, B);
   B.CreateBr(ReverseOf[&From]);
 }
 
@@ -244,6 +248,8 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
 void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
   if (&BB == &Derivative->getEntryBlock())
     return emitFinalReturn(B);
+  if (LoopState *L = LoopOfHeader.lookup(&BB))
+    return branchBackFromHeader(*L, B);
   ArrayRef<BasicBlock *> Preds = UniquePreds[&BB];
   if (Preds.size() == 1)
     return moveAdjointsAlongEdge(*Preds.front(), BB, B);
@@ -279,13 +285,7 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
 
 Expected<Function *> ReverseEmitter::run() {
   createSignatureAndClone();
-  {
-    DominatorTree DT(*Derivative);
-    LoopInfo LI(DT);
-    for (BasicBlock &BB : *Derivative)
-      if (LI.getLoopFor(&BB))
-        InLoop.insert(&BB);
-  }
+  analyzeLoops();
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
 

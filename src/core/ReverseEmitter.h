@@ -57,6 +57,36 @@ private:
   /// V as usable at B's insertion point in the reverse sweep.
   Value *primalValue(Value *V, IRBuilderBase &B);
 
+  // Loops (ReverseLoops.cpp).
+  /// A loop in canonical form whose reverse is driven by a counter instead
+  /// of taped edges, and whose induction variables are recomputed from it.
+  struct LoopState {
+    BasicBlock *Header = nullptr, *Preheader = nullptr, *Latch = nullptr;
+    PHINode *Iteration = nullptr; ///< 0, 1, ... in the primal sweep
+    AllocaInst *Counter = nullptr; ///< the iteration the reverse sweep is in
+    SmallPtrSet<BasicBlock *, 16> Blocks;
+  };
+  struct Induction {
+    LoopState *Loop;
+    Value *Start;
+    int64_t Step;
+  };
+  /// Finds the loops, marks their blocks, adds iteration counters.
+  void analyzeLoops();
+  /// Reversing the edge From → To enters the reverse of the loops From is
+  /// in and To is not: their counters start at the last iteration.
+  void enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
+                           IRBuilderBase &B);
+  /// The header's reverse: iteration 0 leaves the loop, any other goes on
+  /// with the previous iteration.
+  void branchBackFromHeader(LoopState &L, IRBuilderBase &B);
+  /// An induction variable recomputed from the reverse counter, or null.
+  Value *inductionValue(Instruction &I, IRBuilderBase &B);
+
+  SmallVector<std::unique_ptr<LoopState>, 4> Loops;
+  DenseMap<BasicBlock *, LoopState *> LoopOfHeader;
+  DenseMap<Value *, Induction> Inductions;
+
   const DiffRequest &Req;
   Function &Primal;
   const TargetLibraryInfo &TLI;

@@ -1,0 +1,113 @@
+//===- ReverseLoops.cpp - Counters that drive reverse loops ---------------===//
+//
+// For a loop in canonical form the primal sweep counts iterations (0, 1,
+// ...). When the reverse sweep enters the loop -- through the reverse of an
+// exit edge -- its counter starts at the last iteration; the reverse of the
+// header goes back to the latch and counts down, or leaves through the
+// preheader at iteration 0. No edge of such a header is taped, and
+// induction variables start + step·i are recomputed from the counter
+// instead of taped.
+//
+//===----------------------------------------------------------------------===//
+#include "ReverseEmitter.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+
+namespace slope {
+
+void ReverseEmitter::analyzeLoops() {
+  DominatorTree DT(*Derivative);
+  LoopInfo LI(DT);
+  for (BasicBlock &BB : *Derivative)
+    if (LI.getLoopFor(&BB))
+      InLoop.insert(&BB);
+
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    BasicBlock *Header = L->getHeader(), *Preheader = L->getLoopPreheader(),
+               *Latch = L->getLoopLatch();
+    if (!Preheader || !Latch || Preheader == Latch)
+      continue; // reversed through taped edges instead
+    auto State = std::make_unique<LoopState>();
+    State->Header = Header;
+    State->Preheader = Preheader;
+    State->Latch = Latch;
+    State->Blocks.insert(L->block_begin(), L->block_end());
+
+    IRBuilder<> B(Header, Header->begin());
+    Type *I64 = B.getInt64Ty();
+    State->Iteration = B.CreatePHI(I64, 2, "iteration");
+    IRBuilder<> AtLatch(Latch->getTerminator());
+    Value *Next = AtLatch.CreateAdd(State->Iteration, AtLatch.getInt64(1),
+                                    "iteration.next", /*HasNUW=*/true);
+    State->Iteration->addIncoming(AtLatch.getInt64(0), Preheader);
+    State->Iteration->addIncoming(Next, Latch);
+
+    BasicBlock &Entry = Derivative->getEntryBlock();
+    IRBuilder<> AtEntry(&Entry, Entry.getFirstInsertionPt());
+    State->Counter = AtEntry.CreateAlloca(I64, nullptr, "reverse.iteration");
+
+    // start + step·i: a phi fed by a loop-invariant start and by itself
+    // plus a constant around the latch.
+    for (PHINode &Phi : Header->phis()) {
+      if (!Phi.getType()->isIntegerTy() || Phi.getNumIncomingValues() != 2)
+        continue;
+      Value *Start = Phi.getIncomingValueForBlock(Preheader);
+      auto *Add = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
+      auto *StartI = dyn_cast<Instruction>(Start);
+      if (!Add || Add->getOpcode() != Instruction::Add ||
+          (StartI && L->contains(StartI)))
+        continue;
+      Value *Other = Add->getOperand(0) == &Phi ? Add->getOperand(1)
+                     : Add->getOperand(1) == &Phi ? Add->getOperand(0)
+                                                  : nullptr;
+      if (auto *Step = dyn_cast_or_null<ConstantInt>(Other))
+        Inductions[&Phi] = {State.get(), Start, Step->getSExtValue()};
+    }
+    Inductions[State->Iteration] = {State.get(), AtLatch.getInt64(0), 1};
+    LoopOfHeader[Header] = State.get();
+    Loops.push_back(std::move(State));
+  }
+}
+
+Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
+  auto It = Inductions.find(&I);
+  if (It == Inductions.end())
+    return nullptr;
+  const Induction &IV = It->second;
+  // The counter holds this loop's iteration only inside its reverse.
+  if (!IV.Loop->Blocks.contains(CurrentPrimal))
+    return nullptr;
+  Value *Count = B.CreateLoad(B.getInt64Ty(), IV.Loop->Counter);
+  Type *Ty = I.getType();
+  Value *Scaled = B.CreateMul(B.CreateSExtOrTrunc(Count, Ty),
+                              ConstantInt::get(Ty, IV.Step, true));
+  return B.CreateAdd(primalValue(IV.Start, B), Scaled, I.getName() + ".redo");
+}
+
+void ReverseEmitter::enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
+                                         IRBuilderBase &B) {
+  for (const auto &L : Loops)
+    if (L->Blocks.contains(&From) && !L->Blocks.contains(&To))
+      B.CreateStore(primalValue(L->Iteration, B), L->Counter);
+}
+
+void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
+  LLVMContext &Ctx = Derivative->getContext();
+  Value *Count = B.CreateLoad(B.getInt64Ty(), L.Counter);
+  BasicBlock *Leave = BasicBlock::Create(
+      Ctx, L.Header->getName() + ".rev.leave", Derivative);
+  BasicBlock *Previous = BasicBlock::Create(
+      Ctx, L.Header->getName() + ".rev.previous", Derivative);
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Leave, Previous);
+
+  IRBuilder<> LeaveB(Leave);
+  moveAdjointsAlongEdge(*L.Preheader, *L.Header, LeaveB);
+  IRBuilder<> PreviousB(Previous);
+  PreviousB.CreateStore(PreviousB.CreateSub(Count, PreviousB.getInt64(1)),
+                        L.Counter);
+  moveAdjointsAlongEdge(*L.Latch, *L.Header, PreviousB);
+}
+
+} // namespace slope
