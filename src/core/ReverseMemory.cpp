@@ -82,11 +82,13 @@ Type *soleElementType(Value *Pointer) {
   return Element;
 }
 
-/// slope.transfer.adjoint.<T>(shadow dest, shadow source, bytes):
-/// t = dest; dest = 0; source += t, elementwise in T. Through a temporary,
-/// so overlapping memmove regions are right too.
-Function *transferAdjointFunction(Module &M, Type *Element) {
-  std::string Name = "slope.transfer.adjoint." +
+/// slope.{copy,move}.adjoint.<bits>(shadow dest, shadow source, bytes):
+/// t = dest; dest = 0; source += t, elementwise in T. memcpy regions do not
+/// overlap, so that happens element by element in place; memmove goes
+/// through a temporary.
+Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
+  std::string Name = std::string(Overlap ? "slope.move" : "slope.copy") +
+                     ".adjoint." +
                      std::to_string(Element->getPrimitiveSizeInBits());
   if (Function *Existing = M.getFunction(Name))
     return Existing;
@@ -102,27 +104,34 @@ Function *transferAdjointFunction(Module &M, Type *Element) {
   BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", Helper);
   BasicBlock *Done = BasicBlock::Create(Ctx, "done", Helper);
   IRBuilder<> B(Entry);
-  FunctionCallee Malloc =
-      M.getOrInsertFunction("malloc", FunctionType::get(Ptr, {I64}, false));
   FunctionCallee Free = M.getOrInsertFunction(
       "free", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
-  Value *Temp = B.CreateCall(Malloc, {Bytes});
-  B.CreateMemCpy(Temp, MaybeAlign(), Dest, MaybeAlign(), Bytes);
-  B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
+  Value *From = Dest;
+  if (Overlap) {
+    FunctionCallee Malloc =
+        M.getOrInsertFunction("malloc", FunctionType::get(Ptr, {I64}, false));
+    From = B.CreateCall(Malloc, {Bytes});
+    B.CreateMemCpy(From, MaybeAlign(), Dest, MaybeAlign(), Bytes);
+    B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
+  }
   uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
   Value *Count = B.CreateUDiv(Bytes, B.getInt64(Size));
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Done, Loop);
   B.SetInsertPoint(Loop);
   PHINode *Index = B.CreatePHI(I64, 2);
   Index->addIncoming(B.getInt64(0), Entry);
-  Value *From = B.CreateLoad(Element, B.CreateGEP(Element, Temp, Index));
+  Value *FromAt = B.CreateGEP(Element, From, Index);
+  Value *Adjoint = B.CreateLoad(Element, FromAt);
+  if (!Overlap)
+    B.CreateStore(Constant::getNullValue(Element), FromAt);
   Value *To = B.CreateGEP(Element, Source, Index);
-  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, To), From), To);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, To), Adjoint), To);
   Value *Next = B.CreateAdd(Index, B.getInt64(1));
   Index->addIncoming(Next, Loop);
   B.CreateCondBr(B.CreateICmpEQ(Next, Count), Done, Loop);
   B.SetInsertPoint(Done);
-  B.CreateCall(Free, {Temp});
+  if (Overlap)
+    B.CreateCall(Free, {From});
   B.CreateRetVoid();
   return Helper;
 }
@@ -153,7 +162,8 @@ Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
                                  "type the copied bytes hold (copy the "
                                  "elements in a loop, or copy arrays of one "
                                  "floating-point type)");
-  B.CreateCall(transferAdjointFunction(*Derivative->getParent(), Element),
+  B.CreateCall(transferAdjointFunction(*Derivative->getParent(), Element,
+                                       isa<MemMoveInst>(Transfer)),
                {Dest, shadowAt(SourcePtr, B),
                 B.CreateZExtOrTrunc(Length, B.getInt64Ty())});
   return Error::success();
