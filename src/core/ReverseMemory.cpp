@@ -51,33 +51,37 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
 
 namespace {
 
-/// The one floating-point type stored in the object \p Pointer points into,
-/// judged from every access to it; null when there are several, or other
-/// data besides.
-Type *soleElementType(Value *Pointer) {
-  Value *Object = getUnderlyingObject(Pointer, 0);
-  SmallVector<Instruction *, 16> Accesses;
-  collectAccesses(Object, Accesses);
+/// The one floating-point type stored in the objects the pointers point
+/// into, judged from every access to them; null when there are several, or
+/// other data besides, or no access says.
+Type *soleElementType(ArrayRef<Value *> Pointers) {
   Type *Element = nullptr;
-  for (Instruction *A : Accesses) {
-    Type *Ty = nullptr;
-    if (auto *Load = dyn_cast<LoadInst>(A))
-      Ty = Load->getType();
-    else if (auto *Store = dyn_cast<StoreInst>(A))
-      Ty = Store->getValueOperand()->getType();
-    if (!Ty)
-      continue;
+  auto Accept = [&Element](Type *Ty) {
     if (!Ty->isFloatingPointTy() || (Element && Element != Ty))
-      return nullptr;
+      return false;
     Element = Ty;
-  }
-  if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
-    Type *Allocated = Alloca->getAllocatedType();
-    while (auto *Array = dyn_cast<ArrayType>(Allocated))
-      Allocated = Array->getElementType();
-    if (!Allocated->isFloatingPointTy() || (Element && Element != Allocated))
-      return nullptr;
-    Element = Allocated;
+    return true;
+  };
+  for (Value *Pointer : Pointers) {
+    Value *Object = getUnderlyingObject(Pointer, 0);
+    SmallVector<Instruction *, 16> Accesses;
+    collectAccesses(Object, Accesses);
+    for (Instruction *A : Accesses) {
+      Type *Ty = nullptr;
+      if (auto *Load = dyn_cast<LoadInst>(A))
+        Ty = Load->getType();
+      else if (auto *Store = dyn_cast<StoreInst>(A))
+        Ty = Store->getValueOperand()->getType();
+      if (Ty && !Accept(Ty))
+        return nullptr;
+    }
+    if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
+      Type *Allocated = Alloca->getAllocatedType();
+      while (auto *Array = dyn_cast<ArrayType>(Allocated))
+        Allocated = Array->getElementType();
+      if (!Accept(Allocated))
+        return nullptr;
+    }
   }
   return Element;
 }
@@ -156,8 +160,8 @@ Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
     B.CreateMemSet(Dest, B.getInt8(0), Length, Transfer.getDestAlign());
     return Error::success();
   }
-  Type *Element = soleElementType(DestPtr);
-  if (!Element || Element != soleElementType(SourcePtr))
+  Type *Element = soleElementType({DestPtr, SourcePtr});
+  if (!Element)
     return unsupported(Transfer, "Slope cannot tell which floating-point "
                                  "type the copied bytes hold (copy the "
                                  "elements in a loop, or copy arrays of one "

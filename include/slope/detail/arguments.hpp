@@ -48,6 +48,12 @@ template <Mode M, class P, class A> constexpr char kind_of() {
 template <Mode M, std::size_t Index, class P, class A>
 constexpr void check_argument() {
   using D = std::decay_t<A>;
+  static_assert(!std::is_reference_v<P>,
+                "slope: reference parameters are not supported yet; take "
+                "the value, or a pointer passed with slope::dup");
+  static_assert(std::is_scalar_v<std::remove_reference_t<P>>,
+                "slope: parameters of class type passed by value are not "
+                "supported yet; pass a pointer with slope::dup");
   if constexpr (IsDual<D>::value) {
     static_assert(M == Mode::Forward,
                   "slope: slope::dual(x, dx) is for forward mode "

@@ -12,13 +12,30 @@
 
 #include <slope/wrappers.hpp>
 
+#include <type_traits>
+
 namespace slope::detail {
 
-template <class Fn, class... Operands>
-SLOPE_HD void reverse_marker(Fn, const char *, void *, Operands...);
+// Operands are only builtin types (pointers travel as void*, enums as their
+// underlying type), so that user types with internal linkage never give the
+// marker internal linkage.
+template <class... Operands>
+SLOPE_HD void reverse_marker(const void *, const char *, void *, Operands...);
 
-template <class Fn, class... Operands>
-SLOPE_HD void forward_marker(Fn, const char *, void *, void *, Operands...);
+template <class... Operands>
+SLOPE_HD void forward_marker(const void *, const char *, void *, void *,
+                             Operands...);
+
+/// How an operand of parameter type P travels to the marker.
+template <class P> SLOPE_HD constexpr auto marker_operand(P value) {
+  if constexpr (std::is_pointer_v<P>)
+    return const_cast<void *>(static_cast<const volatile void *>(value));
+  else if constexpr (std::is_enum_v<P>)
+    return static_cast<std::underlying_type_t<P>>(value);
+  else
+    return value;
+}
+
 
 template <char... Kinds> struct Descriptor {
   static constexpr char value[] = {Kinds..., '\0'};

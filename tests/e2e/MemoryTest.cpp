@@ -1,0 +1,187 @@
+// Memory shapes: arrays of structs mixing integer and floating-point
+// fields, stack arrays, new[]/delete[], calloc, memcpy/memset, and a
+// pointer-to-pointer matrix whose shadow rows the caller provides.
+#include <slope/slope.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+struct Particle {
+  double x;
+  int id;
+  double v;
+};
+
+double kernel(const Particle *p, int n) {
+  double e = 0;
+  for (int i = 0; i < n; ++i)
+    e += 0.5 * p[i].v * p[i].v * (1 + p[i].id % 3) + std::cos(p[i].x);
+  return e;
+}
+
+double stackArray(const double *x, int n) {
+  double buffer[16];
+  for (int i = 0; i < 16; ++i)
+    buffer[i] = 0;
+  for (int i = 0; i < n; ++i)
+    buffer[(3 * i) % 16] += x[i] * x[i];
+  double s = 0;
+  for (int i = 0; i < 16; ++i)
+    s += std::sin(buffer[i]);
+  return s;
+}
+
+double heapScratch(const double *x, int n) {
+  double *squares = new double[n];
+  double *cumulative = static_cast<double *>(std::calloc(n, sizeof(double)));
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  double running = 0;
+  for (int i = 0; i < n; ++i) {
+    running += squares[i];
+    cumulative[i] = running;
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::log1p(cumulative[i]);
+  delete[] squares;
+  std::free(cumulative);
+  return s;
+}
+
+double copiesAndClears(const double *x, int n) {
+  double *copy = static_cast<double *>(std::malloc(n * sizeof(double)));
+  std::memcpy(copy, x, n * sizeof(double));
+  std::memset(copy, 0, 2 * sizeof(double)); // the first two stop mattering
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += copy[i] * (i + 1);
+  std::free(copy);
+  return s;
+}
+
+double frobenius(double **rows, int n, int m) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < m; ++j)
+      s += rows[i][j] * rows[i][j] * (i + 1);
+  return s;
+}
+
+std::vector<double> wave(int N, double Scale) {
+  std::vector<double> V(N);
+  for (int I = 0; I < N; ++I)
+    V[I] = Scale * std::cos(0.7 * I + 0.2);
+  return V;
+}
+
+/// Central differences of F over each component of X.
+template <class F> std::vector<double> fdGradient(std::vector<double> X, F f) {
+  std::vector<double> G(X.size());
+  for (size_t I = 0; I < X.size(); ++I) {
+    double Saved = X[I], H = 1e-6 * std::max(1.0, std::fabs(Saved));
+    X[I] = Saved + H;
+    double Up = f(X);
+    X[I] = Saved - H;
+    double Down = f(X);
+    X[I] = Saved;
+    G[I] = (Up - Down) / (2 * H);
+  }
+  return G;
+}
+
+void expectNear(const std::vector<double> &A, const std::vector<double> &B,
+                double Tol) {
+  ASSERT_EQ(A.size(), B.size());
+  for (size_t I = 0; I < A.size(); ++I)
+    EXPECT_NEAR(A[I], B[I], Tol * std::max(1.0, std::fabs(B[I])))
+        << "component " << I;
+}
+
+double dotWithDirection(const std::vector<double> &G) {
+  double S = 0;
+  for (size_t I = 0; I < G.size(); ++I)
+    S += G[I] * std::sin(1.3 * I + 0.4);
+  return S;
+}
+
+std::vector<double> direction(size_t N) {
+  std::vector<double> V(N);
+  for (size_t I = 0; I < N; ++I)
+    V[I] = std::sin(1.3 * I + 0.4);
+  return V;
+}
+
+/// Reverse against finite differences and forward against reverse, for a
+/// function of one array of doubles.
+template <auto F> void checkArrayFunction(int N) {
+  std::vector<double> X = wave(N, 0.8), DX(N, 0.0);
+  slope::grad<F>(slope::dup(X.data(), DX.data()), N);
+  auto Ref = fdGradient(X, [&](std::vector<double> &Y) { return F(Y.data(), N); });
+  expectNear(DX, Ref, 1e-6);
+  std::vector<double> V = direction(N);
+  double Tangent = slope::derivative<F>(slope::dup(X.data(), V.data()), N);
+  EXPECT_NEAR(Tangent, dotWithDirection(DX), 1e-10 * std::max(1.0, std::fabs(Tangent)));
+}
+
+TEST(Memory, ArrayOfStructsWithIntegerFields) {
+  const int N = 5;
+  std::vector<Particle> P(N), DP(N);
+  for (int I = 0; I < N; ++I) {
+    P[I] = {0.3 * I, I, 1.0 - 0.2 * I};
+    DP[I] = {0.0, -7, 0.0}; // integer fields of the shadow are left alone
+  }
+  slope::grad<kernel>(slope::dup(P.data(), DP.data()), N);
+  for (int I = 0; I < N; ++I) {
+    EXPECT_NEAR(DP[I].x, -std::sin(P[I].x), 1e-14);
+    EXPECT_NEAR(DP[I].v, P[I].v * (1 + I % 3), 1e-14);
+    EXPECT_EQ(DP[I].id, -7);
+  }
+  std::vector<Particle> T(N);
+  for (int I = 0; I < N; ++I)
+    T[I] = {std::sin(1.0 * I), 0, std::cos(1.0 * I)};
+  double Tangent = slope::derivative<kernel>(slope::dup(P.data(), T.data()), N);
+  double Expected = 0;
+  for (int I = 0; I < N; ++I)
+    Expected += DP[I].x * T[I].x + DP[I].v * T[I].v;
+  EXPECT_NEAR(Tangent, Expected, 1e-12);
+}
+
+TEST(Memory, StackArrayWithDynamicIndices) { checkArrayFunction<stackArray>(11); }
+
+TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
+
+TEST(Memory, MemcpyAndMemset) { checkArrayFunction<copiesAndClears>(7); }
+
+TEST(Memory, PointerToPointerMatrix) {
+  const int N = 3, M = 4;
+  std::vector<std::vector<double>> Rows(N), Shadows(N);
+  std::vector<double *> RowPtrs(N), ShadowPtrs(N);
+  for (int I = 0; I < N; ++I) {
+    Rows[I] = wave(M, 1.0 + I);
+    Shadows[I].assign(M, 0.0);
+    RowPtrs[I] = Rows[I].data();
+    ShadowPtrs[I] = Shadows[I].data();
+  }
+  slope::grad<frobenius>(slope::dup(RowPtrs.data(), ShadowPtrs.data()), N, M);
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < M; ++J)
+      EXPECT_DOUBLE_EQ(Shadows[I][J], 2 * Rows[I][J] * (I + 1));
+  for (int I = 0; I < N; ++I)
+    Shadows[I].assign(M, 1.0); // now tangents
+  double Tangent = slope::derivative<frobenius>(
+      slope::dup(RowPtrs.data(), ShadowPtrs.data()), N, M);
+  double Expected = 0;
+  for (int I = 0; I < N; ++I)
+    for (int J = 0; J < M; ++J)
+      Expected += 2 * Rows[I][J] * (I + 1);
+  EXPECT_NEAR(Tangent, Expected, 1e-12);
+}
+
+} // namespace
