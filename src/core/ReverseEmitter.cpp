@@ -333,6 +333,7 @@ Expected<Function *> ReverseEmitter::run() {
 
   if (TheTape) {
     TheTape->finalize();
+    reserveTapeForLoops();
     IRBuilder<> B(FinalReturn);
     TheTape->emitFree(B);
   }

@@ -82,6 +82,9 @@ private:
   void branchBackFromHeader(LoopState &L, IRBuilderBase &B);
   /// An induction variable recomputed from the reverse counter, or null.
   Value *inductionValue(Instruction &I, IRBuilderBase &B);
+  /// Reserves tape room for a whole innermost loop at its entry when
+  /// scalar evolution knows the trip count. Runs after Tape::finalize().
+  void reserveTapeForLoops();
 
   SmallVector<std::unique_ptr<LoopState>, 4> Loops;
   DenseMap<BasicBlock *, LoopState *> LoopOfHeader;

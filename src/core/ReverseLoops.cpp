@@ -11,7 +11,10 @@
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 
@@ -108,6 +111,36 @@ void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
   PreviousB.CreateStore(PreviousB.CreateSub(Count, PreviousB.getInt64(1)),
                         L.Counter);
   moveAdjointsAlongEdge(*L.Latch, *L.Header, PreviousB);
+}
+
+void ReverseEmitter::reserveTapeForLoops() {
+  DominatorTree DT(*Derivative);
+  LoopInfo LI(DT);
+  AssumptionCache AC(*Derivative);
+  TargetLibraryInfo LibraryInfo = TLI;
+  ScalarEvolution SE(*Derivative, LibraryInfo, AC, DT, LI);
+  SCEVExpander Expander(SE, Derivative->getDataLayout(), "tape.reserve");
+  for (const auto &State : Loops) {
+    Loop *L = LI.getLoopFor(State->Header);
+    if (!L || L->getHeader() != State->Header || !L->isInnermost() ||
+        !L->getLoopPreheader())
+      continue;
+    uint64_t Bytes = 0;
+    for (BasicBlock *BB : State->Blocks)
+      Bytes += TheTape->frameBytes(*BB);
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    if (!Bytes || isa<SCEVCouldNotCompute>(Taken) ||
+        !Expander.isSafeToExpand(Taken))
+      continue;
+    Type *I64 = Type::getInt64Ty(Derivative->getContext());
+    const SCEV *Total = SE.getMulExpr(
+        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64),
+                      SE.getOne(I64)),
+        SE.getConstant(I64, Bytes));
+    Instruction *At = L->getLoopPreheader()->getTerminator();
+    IRBuilder<> B(At);
+    TheTape->reserve(B, Expander.expandCodeFor(Total, I64, At));
+  }
 }
 
 } // namespace slope
