@@ -154,6 +154,13 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
   if (auto *Call = dyn_cast<CallBase>(&User)) {
     if (isHarmlessPointerUse(*Call) || releasedPointer(*Call, TLI) == U.get())
       return Error::success();
+    LibFunc Func;
+    if (Call->getCalledFunction() &&
+        TLI.getLibFunc(*Call->getCalledFunction(), Func) &&
+        (Func == LibFunc_realloc || Func == LibFunc_reallocf))
+      return unsupported(User, "reallocating differentiated memory is not "
+                               "supported yet (allocate the final size, or "
+                               "copy into a new buffer)");
     return unsupported(User, "a differentiated pointer is passed to a "
                              "function Slope cannot see into");
   }
