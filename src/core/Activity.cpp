@@ -34,6 +34,32 @@ namespace {
 
 bool isScalarFP(const Value *V) { return V->getType()->isFloatingPointTy(); }
 
+/// Library functions whose arguments never influence a differentiated
+/// result (formatted and stream output). Calling them
+/// with active values or differentiated pointers needs no derivative code.
+bool isKnownInactiveCall(const CallBase &Call, const TargetLibraryInfo &TLI) {
+  const Function *Callee = Call.getCalledFunction();
+  LibFunc Func;
+  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+    return false;
+  switch (Func) {
+  case LibFunc_printf:
+  case LibFunc_fprintf:
+  case LibFunc_puts:
+  case LibFunc_fputs:
+  case LibFunc_putchar:
+  case LibFunc_fputc:
+  case LibFunc_putc:
+  case LibFunc_fflush:
+  case LibFunc_fwrite:
+  case LibFunc_perror:
+  case LibFunc_under_IO_putc:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /// Intrinsics that may take a shadowed pointer without touching the data.
 bool isHarmlessPointerUse(const CallBase &Call) {
   switch (Call.getIntrinsicID()) {
@@ -152,7 +178,8 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
       isa<ReturnInst>(User))
     return Error::success();
   if (auto *Call = dyn_cast<CallBase>(&User)) {
-    if (isHarmlessPointerUse(*Call) || releasedPointer(*Call, TLI) == U.get())
+    if (isHarmlessPointerUse(*Call) || isKnownInactiveCall(*Call, TLI) ||
+        releasedPointer(*Call, TLI) == U.get())
       return Error::success();
     LibFunc Func;
     if (Call->getCalledFunction() &&
@@ -240,7 +267,10 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (!Call->isArgOperand(&U))
       return unsupported(I, "an active value is called");
-    if (isa<DbgInfoIntrinsic>(Call) || findRule(I))
+    if (Call->isInlineAsm())
+      return unsupported(I, "Slope cannot see what inline assembly computes");
+    if (isa<DbgInfoIntrinsic>(Call) || findRule(I) ||
+        isKnownInactiveCall(*Call, TLI))
       return Error::success();
     if (auto *Intr = dyn_cast<IntrinsicInst>(Call))
       if (Intr->getType()->isIntegerTy())

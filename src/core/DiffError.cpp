@@ -25,6 +25,8 @@ std::string sourceName(StringRef IRName) {
 
 std::string describe(const Instruction &I) {
   if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    if (Call->isInlineAsm())
+      return "inline assembly";
     if (const Function *Callee = Call->getCalledFunction())
       return "call to '" + sourceName(Callee->getName()) + "'";
     return "indirect call";

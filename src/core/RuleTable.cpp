@@ -254,6 +254,27 @@ const DerivativeRule Rules[] = {
      {[](R r) { return r.x(1); }, [](R r) { return r.x(0); }, one},
      false},
 
+    // Remainders: a - n·b with n locally constant (truncated for fmod and
+    // frem, rounded to even for remainder).
+    {"frem", 2, None, Instruction::FRem,
+     {one,
+      [](R r) {
+        return r.neg(r.call(Intrinsic::trunc, {r.div(r.x(0), r.x(1))}));
+      }},
+     false},
+    {"fmod", 2, None, 0,
+     {one,
+      [](R r) {
+        return r.neg(r.call(Intrinsic::trunc, {r.div(r.x(0), r.x(1))}));
+      }},
+     false},
+    {"remainder", 2, None, 0,
+     {one,
+      [](R r) {
+        return r.neg(r.call(Intrinsic::roundeven, {r.div(r.x(0), r.x(1))}));
+      }},
+     false},
+
     // Rounding: locally constant.
     {"floor", 1, Intrinsic::floor, 0, {}, false},
     {"ceil", 1, Intrinsic::ceil, 0, {}, false},
