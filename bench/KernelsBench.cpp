@@ -45,13 +45,11 @@ void HeatGradient(benchmark::State &State) {
 void GmmPrimal(benchmark::State &State) {
   std::vector<double> P = wave(Params, 0.5), X = wave(N * D, 1.5);
   for (auto _ : State)
-    benchmark::DoNotOptimize(
-        kernels::gmm(P.data(), X.data(), N, D, K, 1.0, 0));
+    benchmark::DoNotOptimize(kernels::gmm(P.data(), X.data(), N, D, K, 1.0, 0));
 }
 
 void GmmGradient(benchmark::State &State) {
-  std::vector<double> P = wave(Params, 0.5), X = wave(N * D, 1.5),
-                      DP(Params);
+  std::vector<double> P = wave(Params, 0.5), X = wave(N * D, 1.5), DP(Params);
   for (auto _ : State) {
     std::fill(DP.begin(), DP.end(), 0.0);
     slope::grad<kernels::gmm<double>>(slope::dup(P.data(), DP.data()),

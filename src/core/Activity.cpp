@@ -174,8 +174,7 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
                                "Slope cannot track it");
     return Error::success();
   }
-  if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) ||
-      isa<ReturnInst>(User))
+  if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) || isa<ReturnInst>(User))
     return Error::success();
   if (auto *Call = dyn_cast<CallBase>(&User)) {
     if (isHarmlessPointerUse(*Call) || isKnownInactiveCall(*Call, TLI) ||

@@ -1,7 +1,6 @@
 //===- Allocations.cpp ----------------------------------------------------===//
 #include "Allocations.h"
 
-
 using namespace llvm;
 
 namespace slope {

@@ -32,7 +32,8 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
           "cannot differentiate '" + sourceName(Target.getName()) +
           "': slope::dup must bind to a pointer parameter");
 
-  TargetLibraryInfoImpl LibraryInfo(Triple(Target.getParent()->getTargetTriple()));
+  TargetLibraryInfoImpl LibraryInfo(
+      Triple(Target.getParent()->getTargetTriple()));
   TargetLibraryInfo TLI(LibraryInfo);
   Function *Primal = prepareClone(Target);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward

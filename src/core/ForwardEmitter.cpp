@@ -156,8 +156,7 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
     break;
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
-    T = B.CreateAlignedLoad(I.getType(),
-                            Shadows->get(Load.getPointerOperand()),
+    T = B.CreateAlignedLoad(I.getType(), Shadows->get(Load.getPointerOperand()),
                             Load.getAlign());
     break;
   }

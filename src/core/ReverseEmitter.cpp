@@ -12,26 +12,25 @@
 // used directly.
 //
 //===----------------------------------------------------------------------===//
+#include "ReverseEmitter.h"
 #include "Activity.h"
 #include "CloneInto.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
-#include "ReverseEmitter.h"
 #include "Tape.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
 using namespace llvm;
 
 namespace slope {
-
 
 void ReverseEmitter::createSignatureAndClone() {
   Type *RetTy = Primal.getReturnType();
@@ -274,8 +273,8 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
   for (Instruction &I : reverse(BB)) {
     if (I.isTerminator() || isa<PHINode>(I))
       continue;
-    Error E = Activity->isActive(&I) ? emitAdjoint(I, B)
-                                     : emitMemoryAdjoint(I, B);
+    Error E =
+        Activity->isActive(&I) ? emitAdjoint(I, B) : emitMemoryAdjoint(I, B);
     if (E)
       return E;
   }
@@ -289,8 +288,7 @@ Expected<Function *> ReverseEmitter::run() {
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
 
-  auto Analysis =
-      ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
+  auto Analysis = ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
   if (!Analysis) {
     Derivative->eraseFromParent();
     return Analysis.takeError();

@@ -15,107 +15,112 @@
 
 namespace slope {
 
-using namespace llvm;
-
 /// Builds one reverse-mode derivative; see ReverseEmitter.cpp.
 class ReverseEmitter {
 public:
-  ReverseEmitter(const DiffRequest &Req, Function &Primal,
-                 const TargetLibraryInfo &TLI)
+  ReverseEmitter(const DiffRequest &Req, llvm::Function &Primal,
+                 const llvm::TargetLibraryInfo &TLI)
       : Req(Req), Primal(Primal), TLI(TLI) {}
 
-  Expected<Function *> run();
+  llvm::Expected<llvm::Function *> run();
 
 private:
   void createSignatureAndClone();
-  void recordIncomingEdges(BasicBlock &BB);
-  void rewriteReturn(ReturnInst &Ret);
-  Error fillReverseBlock(BasicBlock &BB);
-  Error emitAdjoint(Instruction &I, IRBuilderBase &B);
+  void recordIncomingEdges(llvm::BasicBlock &BB);
+  void rewriteReturn(llvm::ReturnInst &Ret);
+  llvm::Error fillReverseBlock(llvm::BasicBlock &BB);
+  llvm::Error emitAdjoint(llvm::Instruction &I, llvm::IRBuilderBase &B);
 
   // Memory (ReverseMemory.cpp).
   /// Reverse code of instructions that are not active values but act on
   /// shadow memory: stores, memset/memcpy/memmove, heap allocations.
-  Error emitMemoryAdjoint(Instruction &I, IRBuilderBase &B);
+  llvm::Error emitMemoryAdjoint(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// x̄ stored in the shadow of the active load \p Load.
-  void emitLoadAdjoint(LoadInst &Load, Value *Adjoint, IRBuilderBase &B);
-  Error emitTransferAdjoint(MemTransferInst &Transfer, IRBuilderBase &B);
-  Value *shadowAt(Value *Pointer, IRBuilderBase &B) {
+  void emitLoadAdjoint(llvm::LoadInst &Load, llvm::Value *Adjoint,
+                       llvm::IRBuilderBase &B);
+  llvm::Error emitTransferAdjoint(llvm::MemTransferInst &Transfer,
+                                  llvm::IRBuilderBase &B);
+  llvm::Value *shadowAt(llvm::Value *Pointer, llvm::IRBuilderBase &B) {
     return primalValue(Shadows->get(Pointer), B);
   }
-  void branchBack(BasicBlock &BB, IRBuilderBase &B);
-  void moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
-                             IRBuilderBase &B);
-  void emitFinalReturn(IRBuilderBase &B);
+  void branchBack(llvm::BasicBlock &BB, llvm::IRBuilderBase &B);
+  void moveAdjointsAlongEdge(llvm::BasicBlock &From, llvm::BasicBlock &To,
+                             llvm::IRBuilderBase &B);
+  void emitFinalReturn(llvm::IRBuilderBase &B);
 
-  AllocaInst *entrySlot(Type *Ty, const Twine &Name, Constant *Init);
-  AllocaInst *adjointSlot(Value *V);
-  Value *loadAdjoint(Value *V, IRBuilderBase &B);
+  llvm::AllocaInst *entrySlot(llvm::Type *Ty, const llvm::Twine &Name,
+                              llvm::Constant *Init);
+  llvm::AllocaInst *adjointSlot(llvm::Value *V);
+  llvm::Value *loadAdjoint(llvm::Value *V, llvm::IRBuilderBase &B);
   /// Resets V's adjoint once its reverse code has read it.
-  void consumeAdjoint(Value *V, IRBuilderBase &B);
-  void accumulate(Value *V, Value *Contribution, IRBuilderBase &B);
+  void consumeAdjoint(llvm::Value *V, llvm::IRBuilderBase &B);
+  void accumulate(llvm::Value *V, llvm::Value *Contribution,
+                  llvm::IRBuilderBase &B);
   /// V as usable at B's insertion point in the reverse sweep.
-  Value *primalValue(Value *V, IRBuilderBase &B);
+  llvm::Value *primalValue(llvm::Value *V, llvm::IRBuilderBase &B);
 
   // Loops (ReverseLoops.cpp).
   /// A loop in canonical form whose reverse is driven by a counter instead
   /// of taped edges, and whose induction variables are recomputed from it.
   struct LoopState {
-    BasicBlock *Header = nullptr, *Preheader = nullptr, *Latch = nullptr;
-    PHINode *Iteration = nullptr; ///< 0, 1, ... in the primal sweep
-    AllocaInst *Counter = nullptr; ///< the iteration the reverse sweep is in
-    SmallPtrSet<BasicBlock *, 16> Blocks;
+    llvm::BasicBlock *Header = nullptr, *Preheader = nullptr, *Latch = nullptr;
+    llvm::PHINode *Iteration = nullptr; ///< 0, 1, ... in the primal sweep
+    llvm::AllocaInst *Counter =
+        nullptr; ///< the iteration the reverse sweep is in
+    llvm::SmallPtrSet<llvm::BasicBlock *, 16> Blocks;
   };
   struct Induction {
     LoopState *Loop;
-    Value *Start;
+    llvm::Value *Start;
     int64_t Step;
   };
   /// Finds the loops, marks their blocks, adds iteration counters.
   void analyzeLoops();
   /// Reversing the edge From → To enters the reverse of the loops From is
   /// in and To is not: their counters start at the last iteration.
-  void enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
-                           IRBuilderBase &B);
+  void enterLoopsInReverse(llvm::BasicBlock &From, llvm::BasicBlock &To,
+                           llvm::IRBuilderBase &B);
   /// The header's reverse: iteration 0 leaves the loop, any other goes on
   /// with the previous iteration.
-  void branchBackFromHeader(LoopState &L, IRBuilderBase &B);
+  void branchBackFromHeader(LoopState &L, llvm::IRBuilderBase &B);
   /// An induction variable recomputed from the reverse counter, or null.
-  Value *inductionValue(Instruction &I, IRBuilderBase &B);
+  llvm::Value *inductionValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// Reserves tape room for a whole innermost loop at its entry when
   /// scalar evolution knows the trip count. Runs after Tape::finalize().
   void reserveTapeForLoops();
 
-  SmallVector<std::unique_ptr<LoopState>, 4> Loops;
-  DenseMap<BasicBlock *, LoopState *> LoopOfHeader;
-  DenseMap<Value *, Induction> Inductions;
+  llvm::SmallVector<std::unique_ptr<LoopState>, 4> Loops;
+  llvm::DenseMap<llvm::BasicBlock *, LoopState *> LoopOfHeader;
+  llvm::DenseMap<llvm::Value *, Induction> Inductions;
 
   const DiffRequest &Req;
-  Function &Primal;
-  const TargetLibraryInfo &TLI;
-  Function *Derivative = nullptr;
+  llvm::Function &Primal;
+  const llvm::TargetLibraryInfo &TLI;
+  llvm::Function *Derivative = nullptr;
   std::optional<ActivityInfo> Activity;
   std::optional<ShadowMap> Shadows;
-  Value *recompute(Instruction &I, IRBuilderBase &B);
+  llvm::Value *recompute(llvm::Instruction &I, llvm::IRBuilderBase &B);
   bool ResultIsFP = false;
-  Argument *Seed = nullptr;
-  AllocaInst *ResultSlot = nullptr;
+  llvm::Argument *Seed = nullptr;
+  llvm::AllocaInst *ResultSlot = nullptr;
 
-  SmallVector<BasicBlock *, 16> PrimalBlocks;
-  DenseMap<BasicBlock *, BasicBlock *> ReverseOf;
+  llvm::SmallVector<llvm::BasicBlock *, 16> PrimalBlocks;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> ReverseOf;
   /// For blocks with several predecessors: index of the entering edge.
-  DenseMap<BasicBlock *, PHINode *> CameFrom;
-  DenseMap<BasicBlock *, SmallVector<BasicBlock *, 4>> UniquePreds;
-  DenseMap<Value *, AllocaInst *> AdjointSlots;
-  DenseMap<Value *, AllocaInst *> CacheSlots;
-  DenseMap<std::pair<Value *, BasicBlock *>, Value *> Reloaded;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> CameFrom;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 4>>
+      UniquePreds;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> CacheSlots;
+  llvm::DenseMap<std::pair<llvm::Value *, llvm::BasicBlock *>, llvm::Value *>
+      Reloaded;
   /// Primal blocks inside a loop: their values have one instance per
   /// iteration and reach the reverse sweep through the tape.
-  SmallPtrSet<BasicBlock *, 16> InLoop;
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> InLoop;
   std::optional<Tape> TheTape;
   /// The primal block whose reverse block is being filled.
-  BasicBlock *CurrentPrimal = nullptr;
-  ReturnInst *FinalReturn = nullptr;
+  llvm::BasicBlock *CurrentPrimal = nullptr;
+  llvm::ReturnInst *FinalReturn = nullptr;
 };
 
 } // namespace slope

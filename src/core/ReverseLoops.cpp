@@ -14,9 +14,11 @@
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
 
 namespace slope {
 
@@ -62,7 +64,7 @@ void ReverseEmitter::analyzeLoops() {
       if (!Add || Add->getOpcode() != Instruction::Add ||
           (StartI && L->contains(StartI)))
         continue;
-      Value *Other = Add->getOperand(0) == &Phi ? Add->getOperand(1)
+      Value *Other = Add->getOperand(0) == &Phi   ? Add->getOperand(1)
                      : Add->getOperand(1) == &Phi ? Add->getOperand(0)
                                                   : nullptr;
       if (auto *Step = dyn_cast_or_null<ConstantInt>(Other))
@@ -99,8 +101,8 @@ void ReverseEmitter::enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
 void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
   LLVMContext &Ctx = Derivative->getContext();
   Value *Count = B.CreateLoad(B.getInt64Ty(), L.Counter);
-  BasicBlock *Leave = BasicBlock::Create(
-      Ctx, L.Header->getName() + ".rev.leave", Derivative);
+  BasicBlock *Leave =
+      BasicBlock::Create(Ctx, L.Header->getName() + ".rev.leave", Derivative);
   BasicBlock *Previous = BasicBlock::Create(
       Ctx, L.Header->getName() + ".rev.previous", Derivative);
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Leave, Previous);
@@ -134,8 +136,7 @@ void ReverseEmitter::reserveTapeForLoops() {
       continue;
     Type *I64 = Type::getInt64Ty(Derivative->getContext());
     const SCEV *Total = SE.getMulExpr(
-        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64),
-                      SE.getOne(I64)),
+        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64)),
         SE.getConstant(I64, Bytes));
     Instruction *At = L->getLoopPreheader()->getTerminator();
     IRBuilder<> B(At);

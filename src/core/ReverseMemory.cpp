@@ -13,6 +13,8 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 
+using namespace llvm;
+
 namespace slope {
 
 void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,

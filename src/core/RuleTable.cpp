@@ -256,19 +256,28 @@ const DerivativeRule Rules[] = {
 
     // Remainders: a - n·b with n locally constant (truncated for fmod and
     // frem, rounded to even for remainder).
-    {"frem", 2, None, Instruction::FRem,
+    {"frem",
+     2,
+     None,
+     Instruction::FRem,
      {one,
       [](R r) {
         return r.neg(r.call(Intrinsic::trunc, {r.div(r.x(0), r.x(1))}));
       }},
      false},
-    {"fmod", 2, None, 0,
+    {"fmod",
+     2,
+     None,
+     0,
      {one,
       [](R r) {
         return r.neg(r.call(Intrinsic::trunc, {r.div(r.x(0), r.x(1))}));
       }},
      false},
-    {"remainder", 2, None, 0,
+    {"remainder",
+     2,
+     None,
+     0,
      {one,
       [](R r) {
         return r.neg(r.call(Intrinsic::roundeven, {r.div(r.x(0), r.x(1))}));

@@ -31,9 +31,9 @@ Error ShadowMap::buildTwin(Instruction &I) {
   std::string Name = (I.getName() + ".shadow").str();
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     SmallVector<Value *, 4> Indices(GEP->indices());
-    Shadows[&I] = B.CreateGEP(GEP->getSourceElementType(),
-                              get(GEP->getPointerOperand()), Indices, Name,
-                              GEP->isInBounds());
+    Shadows[&I] =
+        B.CreateGEP(GEP->getSourceElementType(), get(GEP->getPointerOperand()),
+                    Indices, Name, GEP->isInBounds());
   } else if (auto *Phi = dyn_cast<PHINode>(&I)) {
     B.SetInsertPoint(I.getParent(), I.getParent()->getFirstNonPHIIt());
     PHINode *Twin = B.CreatePHI(I.getType(), Phi->getNumIncomingValues(), Name);
@@ -44,9 +44,8 @@ Error ShadowMap::buildTwin(Instruction &I) {
         B.CreateSelect(Select->getCondition(), get(Select->getTrueValue()),
                        get(Select->getFalseValue()), Name);
   } else if (auto *Load = dyn_cast<LoadInst>(&I)) {
-    Shadows[&I] =
-        B.CreateAlignedLoad(I.getType(), get(Load->getPointerOperand()),
-                            Load->getAlign(), Name);
+    Shadows[&I] = B.CreateAlignedLoad(
+        I.getType(), get(Load->getPointerOperand()), Load->getAlign(), Name);
   } else if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     if (!Alloca->isStaticAlloca())
       return unsupported(I, "variable-sized or loop-local stack arrays of "
@@ -73,12 +72,13 @@ Error ShadowMap::buildTwin(Instruction &I) {
         "calloc", FunctionType::get(Ptr, {SizeTy, SizeTy}, false));
     Value *Twin =
         Alloc->Zeroed
-            ? B.CreateCall(Calloc, {Call->getArgOperand(0),
-                                    Call->getArgOperand(1)}, Name)
-            : B.CreateCall(Calloc,
-                           {B.getInt64(1),
-                            B.CreateZExtOrTrunc(Alloc->Size, SizeTy)},
-                           Name);
+            ? B.CreateCall(Calloc,
+                           {Call->getArgOperand(0), Call->getArgOperand(1)},
+                           Name)
+            : B.CreateCall(
+                  Calloc,
+                  {B.getInt64(1), B.CreateZExtOrTrunc(Alloc->Size, SizeTy)},
+                  Name);
     Shadows[&I] = Twin;
     HeapShadows[&I] = Twin;
   } else {

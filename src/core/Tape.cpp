@@ -42,8 +42,8 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
   }
   IRBuilder<> B(Fr.Placeholder->getParent(),
                 std::next(Fr.Placeholder->getIterator()));
-  Value *Address = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder,
-                                                Fr.Bytes);
+  Value *Address =
+      B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder, Fr.Bytes);
   Value *Read = B.CreateLoad(V->getType(), Address, V->getName() + ".tape");
   Fr.Values.push_back(V);
   Fr.Offsets.push_back(Fr.Bytes);
@@ -67,15 +67,13 @@ Function *Tape::growFunction() {
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
   StructType *Result = StructType::get(Ctx, {Ptr, I64});
-  Function *Grow = Function::Create(FunctionType::get(Result, {Ptr, I64, I64},
-                                                      false),
-                                    GlobalValue::InternalLinkage,
-                                    "slope.tape.grow", M);
+  Function *Grow =
+      Function::Create(FunctionType::get(Result, {Ptr, I64, I64}, false),
+                       GlobalValue::InternalLinkage, "slope.tape.grow", M);
   Grow->addFnAttr(Attribute::NoInline);
   Grow->addFnAttr(Attribute::Cold);
-  FunctionCallee Realloc =
-      M.getOrInsertFunction("realloc", FunctionType::get(Ptr, {Ptr, I64},
-                                                         false));
+  FunctionCallee Realloc = M.getOrInsertFunction(
+      "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Grow);
   BasicBlock *Fail = BasicBlock::Create(Ctx, "out.of.memory", Grow);
   BasicBlock *Done = BasicBlock::Create(Ctx, "done", Grow);
@@ -84,7 +82,8 @@ Function *Tape::growFunction() {
         *Needed = Grow->getArg(2);
   Value *Doubled = B.CreateShl(OldCap, 1);
   Value *NewCap = B.CreateBinaryIntrinsic(
-      Intrinsic::umax, B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed),
+      Intrinsic::umax,
+      B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed),
       B.getInt64(MinimumCapacity));
   Value *NewBase = B.CreateCall(Realloc, {OldBase, NewCap});
   B.CreateCondBr(B.CreateIsNull(NewBase), Fail, Done);
@@ -105,8 +104,8 @@ void Tape::reserve(IRBuilderBase &B, Value *Bytes) {
       Full, &*B.GetInsertPoint(), false,
       MDBuilder(F.getContext()).createUnlikelyBranchWeights());
   IRBuilder<> G(Then);
-  Value *Grown = G.CreateCall(
-      growFunction(), {G.CreateLoad(G.getPtrTy(), Base), Cap, Needed});
+  Value *Grown = G.CreateCall(growFunction(),
+                              {G.CreateLoad(G.getPtrTy(), Base), Cap, Needed});
   G.CreateStore(G.CreateExtractValue(Grown, 0), Base);
   G.CreateStore(G.CreateExtractValue(Grown, 1), Capacity);
   B.SetInsertPoint(Then->getParent()->getSingleSuccessor(),
@@ -117,8 +116,8 @@ void Tape::emitPush(BasicBlock &Primal, Frame &Fr) {
   IRBuilder<> B(Primal.getTerminator());
   reserve(B, B.getInt64(Fr.Bytes));
   Value *Used = B.CreateLoad(B.getInt64Ty(), Size);
-  Value *Top =
-      B.CreateInBoundsGEP(B.getInt8Ty(), B.CreateLoad(B.getPtrTy(), Base), Used);
+  Value *Top = B.CreateInBoundsGEP(B.getInt8Ty(),
+                                   B.CreateLoad(B.getPtrTy(), Base), Used);
   for (auto [V, Offset] : zip(Fr.Values, Fr.Offsets))
     B.CreateStore(V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Offset));
   B.CreateStore(B.CreateAdd(Used, B.getInt64(Fr.Bytes)), Size);
@@ -129,8 +128,8 @@ void Tape::emitPop(Frame &Fr) {
   Value *Remaining =
       B.CreateSub(B.CreateLoad(B.getInt64Ty(), Size), B.getInt64(Fr.Bytes));
   B.CreateStore(Remaining, Size);
-  Value *Top = B.CreateInBoundsGEP(
-      B.getInt8Ty(), B.CreateLoad(B.getPtrTy(), Base), Remaining);
+  Value *Top = B.CreateInBoundsGEP(B.getInt8Ty(),
+                                   B.CreateLoad(B.getPtrTy(), Base), Remaining);
   Fr.Placeholder->replaceAllUsesWith(Top);
   Fr.Placeholder->eraseFromParent();
 }

@@ -1,4 +1,5 @@
-//===- Tape.h - Values the reverse sweep takes from inside loops -*- C++ -*-===//
+//===- Tape.h - Values the reverse sweep takes from inside loops -*- C++
+//-*-===//
 //
 // A value computed inside a loop has one instance per iteration; the reverse
 // sweep needs them in reverse order. The tape is a stack that grows

@@ -10,4 +10,7 @@ static double sumArgs(int n, ...) {
   return s;
 }
 double f(double x) { return sumArgs(2, x, x * x); }
-int main() { CHECK_SCALAR(f, 0.7); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.7);
+  return failures;
+}

@@ -12,4 +12,8 @@ again:
 big:
   return y * y;
 }
-int main() { CHECK_SCALAR(f, 0.4); CHECK_SCALAR(f, 2.5); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.4);
+  CHECK_SCALAR(f, 2.5);
+  return failures;
+}

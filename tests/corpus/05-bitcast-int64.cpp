@@ -9,4 +9,7 @@ double f(double x) {
   std::memcpy(&y, &bits, 8);
   return y * 2;
 }
-int main() { CHECK_SCALAR(f, 1.5); return failures; }
+int main() {
+  CHECK_SCALAR(f, 1.5);
+  return failures;
+}

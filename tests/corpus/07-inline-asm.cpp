@@ -4,4 +4,7 @@ double f(double x) {
   asm volatile("" : "+x"(y));
   return y * y;
 }
-int main() { CHECK_SCALAR(f, 0.8); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.8);
+  return failures;
+}

@@ -5,4 +5,7 @@ double f(double x) {
     throw std::domain_error("negative");
   return std::sqrt(x) * x;
 }
-int main() { CHECK_SCALAR(f, 2.0); return failures; }
+int main() {
+  CHECK_SCALAR(f, 2.0);
+  return failures;
+}

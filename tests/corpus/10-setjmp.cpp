@@ -6,4 +6,7 @@ double f(double x) {
     return x * x;
   return 0;
 }
-int main() { CHECK_SCALAR(f, 0.6); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.6);
+  return failures;
+}

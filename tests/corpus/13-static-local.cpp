@@ -4,4 +4,7 @@ double f(double x) {
   ++calls;
   return x * x * (calls > 0 ? 1.0 : 2.0);
 }
-int main() { CHECK_SCALAR(f, 0.5); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.5);
+  return failures;
+}

@@ -5,4 +5,7 @@ double f(double x) {
   v2 b = a * a;
   return b[0] + b[1];
 }
-int main() { CHECK_SCALAR(f, 0.7); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.7);
+  return failures;
+}

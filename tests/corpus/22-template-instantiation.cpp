@@ -5,4 +5,7 @@ template <class T, int N> T poly(T x) {
     r = r * x + i;
   return r;
 }
-int main() { CHECK_SCALAR((poly<double, 5>), 0.3); return failures; }
+int main() {
+  CHECK_SCALAR((poly<double, 5>), 0.3);
+  return failures;
+}

@@ -4,4 +4,7 @@ double f(double x) {
   std::printf("y = %f\n", y);
   return y;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

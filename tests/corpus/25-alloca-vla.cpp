@@ -9,4 +9,7 @@ double g(double x, int n) {
   return s;
 }
 double f(double x) { return g(x, 5); }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

@@ -5,4 +5,7 @@ double f(double x) {
     return 0;
   return y * y;
 }
-int main() { CHECK_SCALAR(f, 1.7); return failures; }
+int main() {
+  CHECK_SCALAR(f, 1.7);
+  return failures;
+}

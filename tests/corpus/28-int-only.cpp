@@ -5,4 +5,7 @@ double f(double x) {
     a = (a * b + i) % 17;
   return x * a;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

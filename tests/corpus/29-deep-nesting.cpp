@@ -8,4 +8,7 @@ double f(double x) {
           s += std::sin(x * (i + 1) + j - k * l);
   return s;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

@@ -8,4 +8,7 @@ double f(double x) {
   }
   return y * x;
 }
-int main() { CHECK_SCALAR(f, 3.0); return failures; }
+int main() {
+  CHECK_SCALAR(f, 3.0);
+  return failures;
+}

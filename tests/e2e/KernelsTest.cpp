@@ -113,10 +113,9 @@ TEST(Kernels, MatVecSeededThroughOutputShadow) {
   }
   // Forward: ẏ = Ȧ x + A ẋ.
   Vector TA = direction(N * N), TX = ramp(N, 0.3), TY(N, 0.0);
-  slope::derivative<kernels::matvec<double>>(slope::dup(A.data(), TA.data()),
-                                             slope::dup(X.data(), TX.data()),
-                                             slope::dup(Y.data(), TY.data()),
-                                             N);
+  slope::derivative<kernels::matvec<double>>(
+      slope::dup(A.data(), TA.data()), slope::dup(X.data(), TX.data()),
+      slope::dup(Y.data(), TY.data()), N);
   for (int I = 0; I < N; ++I) {
     double Expected = 0;
     for (int J = 0; J < N; ++J)
@@ -176,8 +175,8 @@ TEST(Kernels, HeatStencilInPlace) {
 TEST(Kernels, CrossEntropyWithMaxShift) {
   const int N = 6;
   Vector Z = ramp(N, 30.0), DZ(N, 0.0); // large logits: the shift matters
-  slope::grad<kernels::crossEntropy<double>>(slope::dup(Z.data(), DZ.data()),
-                                             N, 2);
+  slope::grad<kernels::crossEntropy<double>>(slope::dup(Z.data(), DZ.data()), N,
+                                             2);
   auto Ref = centralGradient(Z, [&](std::vector<long double> &Args) {
     return kernels::crossEntropy(Args.data(), N, 2);
   });
@@ -202,8 +201,8 @@ TEST(Kernels, NBodyPotential) {
   expectGradient(DR, Ref, 1e-8);
   Vector V = direction(3 * N);
   EXPECT_NEAR(slope::derivative<kernels::nbody<double>>(
-                  slope::dup(R.data(), V.data()),
-                  slope::constant(Mass.data()), N, 1e-3),
+                  slope::dup(R.data(), V.data()), slope::constant(Mass.data()),
+                  N, 1e-3),
               inner(DR, V), 1e-10);
 }
 
@@ -212,8 +211,7 @@ TEST(Kernels, GaussianMixtureObjective) {
   const int Params = K + K * D + K * D * (D + 1) / 2;
   Vector P = ramp(Params, 0.5), X = ramp(N * D, 1.5), DP(Params, 0.0);
   slope::grad<kernels::gmm<double>>(slope::dup(P.data(), DP.data()),
-                                    slope::constant(X.data()), N, D, K, 1.0,
-                                    M);
+                                    slope::constant(X.data()), N, D, K, 1.0, M);
   std::vector<long double> XL(X.begin(), X.end());
   auto Ref = centralGradient(P, [&](std::vector<long double> &Args) {
     return kernels::gmm(Args.data(), XL.data(), N, D, K, 1.0L, M);
@@ -221,8 +219,8 @@ TEST(Kernels, GaussianMixtureObjective) {
   expectGradient(DP, Ref, 1e-8);
   Vector V = direction(Params);
   double Tangent = slope::derivative<kernels::gmm<double>>(
-      slope::dup(P.data(), V.data()), slope::constant(X.data()), N, D, K,
-      1.0, M);
+      slope::dup(P.data(), V.data()), slope::constant(X.data()), N, D, K, 1.0,
+      M);
   EXPECT_NEAR(Tangent, inner(DP, V), 1e-9 * std::max(1.0, std::fabs(Tangent)));
 }
 

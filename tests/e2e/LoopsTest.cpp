@@ -63,8 +63,7 @@ double recurrence(double x, long n) {
 }
 
 template <auto F, class... Rest>
-void expectFirstArg(double X, long double Reference, double Tol,
-                    Rest... rest) {
+void expectFirstArg(double X, long double Reference, double Tol, Rest... rest) {
   double Reverse = slope::grad<F>(X, rest...);
   double Forward = slope::derivative<F>(slope::dual(X, 1.0), rest...);
   EXPECT_TRUE(check::near(Reverse, Reference, Tol)) << "reverse at " << X;

@@ -123,11 +123,13 @@ std::vector<double> direction(size_t N) {
 template <auto F> void checkArrayFunction(int N) {
   std::vector<double> X = wave(N, 0.8), DX(N, 0.0);
   slope::grad<F>(slope::dup(X.data(), DX.data()), N);
-  auto Ref = fdGradient(X, [&](std::vector<double> &Y) { return F(Y.data(), N); });
+  auto Ref =
+      fdGradient(X, [&](std::vector<double> &Y) { return F(Y.data(), N); });
   expectNear(DX, Ref, 1e-6);
   std::vector<double> V = direction(N);
   double Tangent = slope::derivative<F>(slope::dup(X.data(), V.data()), N);
-  EXPECT_NEAR(Tangent, dotWithDirection(DX), 1e-10 * std::max(1.0, std::fabs(Tangent)));
+  EXPECT_NEAR(Tangent, dotWithDirection(DX),
+              1e-10 * std::max(1.0, std::fabs(Tangent)));
 }
 
 TEST(Memory, ArrayOfStructsWithIntegerFields) {
@@ -153,7 +155,9 @@ TEST(Memory, ArrayOfStructsWithIntegerFields) {
   EXPECT_NEAR(Tangent, Expected, 1e-12);
 }
 
-TEST(Memory, StackArrayWithDynamicIndices) { checkArrayFunction<stackArray>(11); }
+TEST(Memory, StackArrayWithDynamicIndices) {
+  checkArrayFunction<stackArray>(11);
+}
 
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 

@@ -95,9 +95,7 @@ SLOPE_HD constexpr auto reverse_shadow_of(A &arg, Slot &slot) {
   if constexpr (Kind == 'A')
     return &slot;
   else if constexpr (Kind == 'D')
-    return const_cast<std::remove_const_t<
-        std::remove_pointer_t<decltype(std::decay_t<A>::shadow)>> *>(
-        arg.shadow);
+    return arg.shadow; // marker_operand drops const
   else
     return nullptr;
 }
@@ -107,9 +105,7 @@ SLOPE_HD constexpr auto forward_shadow_of(A &arg) {
   if constexpr (Kind == 'A')
     return static_cast<P>(arg.tangent);
   else if constexpr (Kind == 'D')
-    return const_cast<std::remove_const_t<
-        std::remove_pointer_t<decltype(std::decay_t<A>::shadow)>> *>(
-        arg.shadow);
+    return arg.shadow; // marker_operand drops const
   else
     return nullptr;
 }

@@ -62,13 +62,12 @@ private:
     using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
     std::tuple<AdjointSlot<kind_of<Mode::Reverse, P, A>(), P>...> slots{};
     ResultSlot<R> result;
-    reverse_marker(reinterpret_cast<const void *>(F),
-                   Descriptor<kind_of<Mode::Reverse, P, A>()...>::value,
-                   result.address(),
-                   marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-                   marker_operand(
-                       reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
-                           args, std::get<I>(slots)))...);
+    reverse_marker(
+        reinterpret_cast<const void *>(F),
+        Descriptor<kind_of<Mode::Reverse, P, A>()...>::value, result.address(),
+        marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
+        marker_operand(reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
+            args, std::get<I>(slots)))...);
     using Indices = std::make_index_sequence<Kinds::count>;
     if constexpr (!WithValue) {
       return collect(slots, Indices{}, Kinds{});
@@ -86,13 +85,13 @@ private:
     (check_argument<Mode::Forward, I, P, A>(), ...);
     ResultSlot<R> result;
     ResultSlot<R> tangent;
-    forward_marker(reinterpret_cast<const void *>(F),
-                   Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
-                   result.address(), tangent.address(),
-                   marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-                   marker_operand(
-                       forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(
-                           args))...);
+    forward_marker(
+        reinterpret_cast<const void *>(F),
+        Descriptor<kind_of<Mode::Forward, P, A>()...>::value, result.address(),
+        tangent.address(),
+        marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
+        marker_operand(
+            forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(args))...);
     if constexpr (std::is_void_v<R>)
       return;
     else if constexpr (!WithValue)

@@ -36,7 +36,6 @@ template <class P> SLOPE_HD constexpr auto marker_operand(P value) {
     return value;
 }
 
-
 template <char... Kinds> struct Descriptor {
   static constexpr char value[] = {Kinds..., '\0'};
 };
