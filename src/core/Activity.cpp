@@ -133,7 +133,8 @@ namespace {
 /// floating-point data or pointers, or are copied or cleared as bytes.
 bool Analysis::isAllocationToShadow(Instruction &I) {
   auto *Call = dyn_cast<CallBase>(&I);
-  if (!isa<AllocaInst>(I) && !(Call && asAllocation(*Call, TLI)))
+  if (!isa<AllocaInst>(I) &&
+      !(Call && (asAllocation(*Call, TLI) || asReallocation(*Call, TLI))))
     return false;
   SmallVector<Instruction *, 16> Accesses;
   collectAccesses(&I, Accesses);
@@ -180,13 +181,11 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
     if (isHarmlessPointerUse(*Call) || isKnownInactiveCall(*Call, TLI) ||
         releasedPointer(*Call, TLI) == U.get())
       return Error::success();
-    LibFunc Func;
-    if (Call->getCalledFunction() &&
-        TLI.getLibFunc(*Call->getCalledFunction(), Func) &&
-        (Func == LibFunc_realloc || Func == LibFunc_reallocf))
-      return unsupported(User, "reallocating differentiated memory is not "
-                               "supported yet (allocate the final size, or "
-                               "copy into a new buffer)");
+    if (auto Realloc = asReallocation(*Call, TLI);
+        Realloc && Realloc->first == U.get()) {
+      shadow(Call);
+      return Error::success();
+    }
     return unsupported(User, "a differentiated pointer is passed to a "
                              "function Slope cannot see into");
   }

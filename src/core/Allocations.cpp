@@ -25,6 +25,15 @@ std::optional<Allocation> asAllocation(const CallBase &Call,
   }
 }
 
+std::optional<std::pair<Value *, Value *>>
+asReallocation(const CallBase &Call, const TargetLibraryInfo &TLI) {
+  const Function *Callee = Call.getCalledFunction();
+  LibFunc Func;
+  if (!Callee || !TLI.getLibFunc(*Callee, Func) || Func != LibFunc_realloc)
+    return std::nullopt;
+  return std::make_pair(Call.getArgOperand(0), Call.getArgOperand(1));
+}
+
 Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
   const Function *Callee = Call.getCalledFunction();
   LibFunc Func;

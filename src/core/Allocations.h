@@ -20,6 +20,10 @@ struct Allocation {
 std::optional<Allocation> asAllocation(const llvm::CallBase &Call,
                                        const llvm::TargetLibraryInfo &TLI);
 
+/// For realloc(p, n): {p, n}.
+std::optional<std::pair<llvm::Value *, llvm::Value *>>
+asReallocation(const llvm::CallBase &Call, const llvm::TargetLibraryInfo &TLI);
+
 /// The pointer \p Call releases (free, delete, delete[]), or null.
 llvm::Value *releasedPointer(const llvm::CallBase &Call,
                              const llvm::TargetLibraryInfo &TLI);

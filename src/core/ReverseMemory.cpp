@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "DiffError.h"
+#include "HeapShadows.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -16,40 +17,6 @@
 using namespace llvm;
 
 namespace slope {
-
-void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
-                                     IRBuilderBase &B) {
-  Value *Shadow = shadowAt(Load.getPointerOperand(), B);
-  Value *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
-  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign());
-}
-
-Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
-  if (auto *Store = dyn_cast<StoreInst>(&I)) {
-    Value *V = Store->getValueOperand();
-    if (!V->getType()->isFloatingPointTy() ||
-        !Activity->isShadowed(Store->getPointerOperand()))
-      return Error::success();
-    Value *Shadow = shadowAt(Store->getPointerOperand(), B);
-    Value *Adjoint =
-        B.CreateAlignedLoad(V->getType(), Shadow, Store->getAlign());
-    B.CreateAlignedStore(Constant::getNullValue(V->getType()), Shadow,
-                         Store->getAlign());
-    accumulate(V, Adjoint, B);
-    return Error::success();
-  }
-  if (auto *Transfer = dyn_cast<MemTransferInst>(&I))
-    return emitTransferAdjoint(*Transfer, B);
-  if (auto *Set = dyn_cast<MemSetInst>(&I)) {
-    if (Activity->isShadowed(Set->getRawDest()))
-      B.CreateMemSet(shadowAt(Set->getRawDest(), B), B.getInt8(0),
-                     primalValue(Set->getLength(), B), Set->getDestAlign());
-    return Error::success();
-  }
-  if (Value *HeapShadow = Shadows->heapShadows().lookup(&I))
-    B.CreateCall(Shadows->freeFunction(), {primalValue(HeapShadow, B)});
-  return Error::success();
-}
 
 namespace {
 
@@ -143,6 +110,51 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
 }
 
 } // namespace
+
+void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
+                                     IRBuilderBase &B) {
+  Value *Shadow = shadowAt(Load.getPointerOperand(), B);
+  Value *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
+  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign());
+}
+
+Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
+  if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    Value *V = Store->getValueOperand();
+    if (!V->getType()->isFloatingPointTy() ||
+        !Activity->isShadowed(Store->getPointerOperand()))
+      return Error::success();
+    Value *Shadow = shadowAt(Store->getPointerOperand(), B);
+    Value *Adjoint =
+        B.CreateAlignedLoad(V->getType(), Shadow, Store->getAlign());
+    B.CreateAlignedStore(Constant::getNullValue(V->getType()), Shadow,
+                         Store->getAlign());
+    accumulate(V, Adjoint, B);
+    return Error::success();
+  }
+  if (auto *Transfer = dyn_cast<MemTransferInst>(&I))
+    return emitTransferAdjoint(*Transfer, B);
+  if (auto *Set = dyn_cast<MemSetInst>(&I)) {
+    if (Activity->isShadowed(Set->getRawDest()))
+      B.CreateMemSet(shadowAt(Set->getRawDest(), B), B.getInt8(0),
+                     primalValue(Set->getLength(), B), Set->getDestAlign());
+    return Error::success();
+  }
+  Value *HeapShadow = Shadows->heapShadows().lookup(&I);
+  if (!HeapShadow)
+    return Error::success();
+  if (Value *Old = Shadows->reallocations().lookup(&I)) {
+    Type *Element = soleElementType({Old, &I});
+    if (!Element)
+      return unsupported(I, "Slope cannot tell which floating-point type "
+                            "the reallocated memory holds");
+    returnReallocatedAdjoints(B, shadowAt(Old, B), primalValue(HeapShadow, B),
+                              Element);
+  } else {
+    freeHeapShadow(B, primalValue(HeapShadow, B));
+  }
+  return Error::success();
+}
 
 Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
                                           IRBuilderBase &B) {

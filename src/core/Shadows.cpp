@@ -2,6 +2,7 @@
 #include "Shadows.h"
 #include "Allocations.h"
 #include "DiffError.h"
+#include "HeapShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -19,11 +20,22 @@ Value *ShadowMap::get(Value *Pointer) const {
   return ConstantPointerNull::get(cast<PointerType>(Pointer->getType()));
 }
 
-FunctionCallee ShadowMap::freeFunction() {
-  LLVMContext &Ctx = F.getContext();
-  return F.getParent()->getOrInsertFunction(
-      "free", FunctionType::get(Type::getVoidTy(Ctx),
-                                {PointerType::getUnqual(Ctx)}, false));
+bool ShadowMap::hasHeapShadow(Value *Pointer,
+                              SmallPtrSetImpl<Value *> &Visiting) const {
+  if (isa<ConstantPointerNull>(Pointer))
+    return true;
+  if (auto *Call = dyn_cast<CallBase>(Pointer))
+    return Activity.isShadowed(Call) &&
+           (asAllocation(*Call, TLI) || asReallocation(*Call, TLI));
+  if (!isa<PHINode>(Pointer) && !isa<SelectInst>(Pointer))
+    return false;
+  if (!Visiting.insert(Pointer).second)
+    return true; // a cycle through phis adds nothing new
+  auto *I = cast<Instruction>(Pointer);
+  for (unsigned K = isa<SelectInst>(I) ? 1 : 0; K < I->getNumOperands(); ++K)
+    if (!hasHeapShadow(I->getOperand(K), Visiting))
+      return false;
+  return true;
 }
 
 Error ShadowMap::buildTwin(Instruction &I) {
@@ -59,26 +71,27 @@ Error ShadowMap::buildTwin(Instruction &I) {
                    Alloca->getAlign());
     Shadows[&I] = Twin;
   } else if (auto *Call = dyn_cast<CallBase>(&I)) {
-    std::optional<Allocation> Alloc = asAllocation(*Call, TLI);
-    if (!Alloc)
-      return unsupported(I, "Slope cannot give this pointer a shadow");
     if (isa<InvokeInst>(Call))
       return unsupported(I, "allocations that may throw inside exception "
                             "handling code are not supported yet");
-    LLVMContext &Ctx = F.getContext();
-    Type *Ptr = PointerType::getUnqual(Ctx);
-    Type *SizeTy = Type::getInt64Ty(Ctx);
-    FunctionCallee Calloc = F.getParent()->getOrInsertFunction(
-        "calloc", FunctionType::get(Ptr, {SizeTy, SizeTy}, false));
-    Value *Twin =
-        Alloc->Zeroed
-            ? B.CreateCall(Calloc,
-                           {Call->getArgOperand(0), Call->getArgOperand(1)},
-                           Name)
-            : B.CreateCall(
-                  Calloc,
-                  {B.getInt64(1), B.CreateZExtOrTrunc(Alloc->Size, SizeTy)},
-                  Name);
+    Value *Twin;
+    if (auto Realloc = asReallocation(*Call, TLI)) {
+      SmallPtrSet<Value *, 8> Visiting;
+      if (!hasHeapShadow(Realloc->first, Visiting))
+        return unsupported(I, "only memory allocated inside the "
+                              "differentiated function can be reallocated");
+      Twin = reallocateHeapShadow(B, get(Realloc->first), Realloc->second,
+                                  /*ReleaseOld=*/Mode == DiffMode::Forward);
+      Reallocations[&I] = Realloc->first;
+    } else if (std::optional<Allocation> Alloc = asAllocation(*Call, TLI)) {
+      Value *Bytes = Alloc->Zeroed ? B.CreateMul(Call->getArgOperand(0),
+                                                 Call->getArgOperand(1))
+                                   : Alloc->Size;
+      Twin = allocateHeapShadow(B, Bytes);
+    } else {
+      return unsupported(I, "Slope cannot give this pointer a shadow");
+    }
+    Twin->setName(Name);
     Shadows[&I] = Twin;
     HeapShadows[&I] = Twin;
   } else {
@@ -103,11 +116,11 @@ void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
   // for the reverse sweep, which frees it where the allocation is reversed.
   if (Mode != DiffMode::Forward)
     return;
-  Value *Twin = HeapShadows.lookup(getUnderlyingObject(Released));
-  if (!Twin)
+  SmallPtrSet<Value *, 8> Visiting;
+  if (!Activity.isShadowed(Released) || !hasHeapShadow(Released, Visiting))
     return;
   IRBuilder<> B(Call.getParent(), std::next(Call.getIterator()));
-  B.CreateCall(freeFunction(), {Twin});
+  freeHeapShadow(B, get(Released));
 }
 
 Error ShadowMap::build() {

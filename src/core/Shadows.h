@@ -3,7 +3,8 @@
 // Every shadowed pointer gets a twin that addresses the shadow memory, built
 // next to it in the primal sweep: GEP ↔ GEP, phi ↔ phi, select ↔ select,
 // alloca ↔ zeroed alloca, malloc/new ↔ zeroed calloc, pointer loaded from
-// memory ↔ pointer loaded from the shadow memory. Pointers stored into
+// memory ↔ pointer loaded from the shadow memory, realloc ↔ shadow
+// reallocation (HeapShadows.h). Pointers stored into
 // shadowed memory store their shadow into the shadow memory.
 //
 //===----------------------------------------------------------------------===//
@@ -39,13 +40,19 @@ public:
     return HeapShadows;
   }
 
-  /// "free" for shadows (all of them come from calloc).
-  llvm::FunctionCallee freeFunction();
+  /// For each reallocation with a shadow: the pointer it reallocates.
+  const llvm::DenseMap<llvm::Value *, llvm::Value *> &reallocations() const {
+    return Reallocations;
+  }
 
 private:
   llvm::Error buildTwin(llvm::Instruction &I);
   void mirrorPointerStore(llvm::StoreInst &Store);
   void mirrorRelease(llvm::CallBase &Call, llvm::Value *Released);
+  /// Whether \p Pointer's shadow is always a heap shadow made here (or
+  /// null), so that it has a size header.
+  bool hasHeapShadow(llvm::Value *Pointer,
+                     llvm::SmallPtrSetImpl<llvm::Value *> &Visiting) const;
 
   llvm::Function &F;
   const ActivityInfo &Activity;
@@ -53,6 +60,7 @@ private:
   const llvm::TargetLibraryInfo &TLI;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
   llvm::DenseMap<llvm::Value *, llvm::Value *> HeapShadows;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Reallocations;
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 4> Phis;
 };
 

@@ -66,6 +66,25 @@ double copiesAndClears(const double *x, int n) {
   return s;
 }
 
+// A buffer grown with realloc as values arrive, as containers do.
+double growingBuffer(const double *x, int n) {
+  int capacity = 1, length = 0;
+  double *buffer = static_cast<double *>(std::malloc(sizeof(double)));
+  for (int i = 0; i < n; ++i) {
+    if (length == capacity) {
+      capacity *= 2;
+      buffer = static_cast<double *>(
+          std::realloc(buffer, capacity * sizeof(double)));
+    }
+    buffer[length++] = std::sin(x[i]) * x[i];
+  }
+  double s = 0;
+  for (int i = 0; i < length; ++i)
+    s += buffer[i] * buffer[i];
+  std::free(buffer);
+  return s;
+}
+
 double frobenius(double **rows, int n, int m) {
   double s = 0;
   for (int i = 0; i < n; ++i)
@@ -162,6 +181,8 @@ TEST(Memory, StackArrayWithDynamicIndices) {
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 
 TEST(Memory, MemcpyAndMemset) { checkArrayFunction<copiesAndClears>(7); }
+
+TEST(Memory, ReallocGrowth) { checkArrayFunction<growingBuffer>(11); }
 
 TEST(Memory, PointerToPointerMatrix) {
   const int N = 3, M = 4;

@@ -1,0 +1,152 @@
+//===- HeapShadows.cpp ----------------------------------------------------===//
+#include "HeapShadows.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace slope {
+namespace {
+
+constexpr uint64_t HeaderBytes = 16;
+
+Module &moduleOf(IRBuilderBase &B) { return *B.GetInsertBlock()->getModule(); }
+
+FunctionCallee libc(Module &M, StringRef Name, Type *Ret,
+                    ArrayRef<Type *> Params) {
+  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+}
+
+/// Returns the helper \p Name, creating it with \p Build when missing.
+Function *helper(Module &M, StringRef Name, FunctionType *Type,
+                 function_ref<void(Function &, IRBuilder<> &)> Build) {
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  Function *F = Function::Create(Type, GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", F));
+  Build(*F, B);
+  return F;
+}
+
+Value *headerOf(IRBuilderBase &B, Value *Shadow) {
+  return B.CreateConstGEP1_64(B.getInt8Ty(), Shadow, -int64_t(HeaderBytes));
+}
+
+/// slope.shadow.alloc(bytes): calloc'd header + data; returns the data.
+Function *allocFunction(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  return helper(
+      M, "slope.shadow.alloc", FunctionType::get(Ptr, {I64}, false),
+      [&](Function &F, IRBuilder<> &B) {
+        Value *Bytes = F.getArg(0);
+        Value *Base = B.CreateCall(
+            libc(M, "calloc", Ptr, {I64, I64}),
+            {B.getInt64(1), B.CreateAdd(Bytes, B.getInt64(HeaderBytes))});
+        B.CreateStore(Bytes, Base);
+        B.CreateRet(B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes));
+      });
+}
+
+/// slope.shadow.free(shadow): frees header and data; null is fine.
+Function *freeFunction(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  return helper(M, "slope.shadow.free",
+                FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                [&](Function &F, IRBuilder<> &B) {
+                  BasicBlock *Release = BasicBlock::Create(Ctx, "release", &F);
+                  BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
+                  B.CreateCondBr(B.CreateIsNull(F.getArg(0)), Done, Release);
+                  B.SetInsertPoint(Release);
+                  B.CreateCall(libc(M, "free", Type::getVoidTy(Ctx), {Ptr}),
+                               {headerOf(B, F.getArg(0))});
+                  B.CreateBr(Done);
+                  B.SetInsertPoint(Done);
+                  B.CreateRetVoid();
+                });
+}
+
+/// The size recorded in the header of a non-null shadow.
+Value *sizeOf(IRBuilderBase &B, Value *Shadow) {
+  return B.CreateLoad(B.getInt64Ty(), headerOf(B, Shadow));
+}
+
+} // namespace
+
+Value *allocateHeapShadow(IRBuilderBase &B, Value *Bytes) {
+  return B.CreateCall(allocFunction(moduleOf(B)),
+                      {B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+}
+
+void freeHeapShadow(IRBuilderBase &B, Value *Shadow) {
+  B.CreateCall(freeFunction(moduleOf(B)), {Shadow});
+}
+
+Value *reallocateHeapShadow(IRBuilderBase &B, Value *Old, Value *Bytes,
+                            bool ReleaseOld) {
+  Module &M = moduleOf(B);
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Function *Realloc = helper(
+      M, ReleaseOld ? "slope.shadow.realloc.release" : "slope.shadow.realloc",
+      FunctionType::get(Ptr, {Ptr, I64}, false),
+      [&](Function &F, IRBuilder<> &H) {
+        Value *OldShadow = F.getArg(0), *NewBytes = F.getArg(1);
+        Value *New = H.CreateCall(allocFunction(M), {NewBytes});
+        BasicBlock *Copy = BasicBlock::Create(Ctx, "copy", &F);
+        BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
+        H.CreateCondBr(H.CreateIsNull(OldShadow), Done, Copy);
+        H.SetInsertPoint(Copy);
+        Value *Common = H.CreateBinaryIntrinsic(Intrinsic::umin,
+                                                sizeOf(H, OldShadow), NewBytes);
+        H.CreateMemCpy(New, MaybeAlign(), OldShadow, MaybeAlign(), Common);
+        if (ReleaseOld)
+          H.CreateCall(freeFunction(M), {OldShadow});
+        H.CreateBr(Done);
+        H.SetInsertPoint(Done);
+        H.CreateRet(New);
+      });
+  return B.CreateCall(Realloc,
+                      {Old, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+}
+
+void returnReallocatedAdjoints(IRBuilderBase &B, Value *Old, Value *New,
+                               Type *Element) {
+  Module &M = moduleOf(B);
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  std::string Name = "slope.shadow.realloc.adjoint." +
+                     std::to_string(Element->getPrimitiveSizeInBits());
+  Function *Adjoint = helper(
+      M, Name, FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr}, false),
+      [&](Function &F, IRBuilder<> &H) {
+        Value *OldShadow = F.getArg(0), *NewShadow = F.getArg(1);
+        BasicBlock *Prepare = BasicBlock::Create(Ctx, "prepare", &F);
+        BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", &F);
+        BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
+        H.CreateCondBr(H.CreateIsNull(OldShadow), Done, Prepare);
+        H.SetInsertPoint(Prepare);
+        Value *Common = H.CreateBinaryIntrinsic(
+            Intrinsic::umin, sizeOf(H, OldShadow), sizeOf(H, NewShadow));
+        uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
+        Value *Count = H.CreateUDiv(Common, H.getInt64(Size));
+        H.CreateCondBr(H.CreateICmpEQ(Count, H.getInt64(0)), Done, Loop);
+        H.SetInsertPoint(Loop);
+        PHINode *Index = H.CreatePHI(I64, 2);
+        Index->addIncoming(H.getInt64(0), Prepare);
+        Value *To = H.CreateGEP(Element, OldShadow, Index);
+        Value *From =
+            H.CreateLoad(Element, H.CreateGEP(Element, NewShadow, Index));
+        H.CreateStore(H.CreateFAdd(H.CreateLoad(Element, To), From), To);
+        Value *Next = H.CreateAdd(Index, H.getInt64(1));
+        Index->addIncoming(Next, Loop);
+        H.CreateCondBr(H.CreateICmpEQ(Next, Count), Done, Loop);
+        H.SetInsertPoint(Done);
+        H.CreateCall(freeFunction(M), {NewShadow});
+        H.CreateRetVoid();
+      });
+  B.CreateCall(Adjoint, {Old, New});
+}
+
+} // namespace slope
