@@ -51,10 +51,35 @@ targetOf(const TemplateArgument &Arg) {
   return {Closure->getLambdaStaticInvoker(), Closure->getLambdaCallOperator()};
 }
 
+/// The floating-point semantics \p T is made of: a floating type, arrays
+/// of it, or structs whose fields all are; null for anything else.
+const llvm::fltSemantics *elementSemantics(QualType T, ASTContext &Context) {
+  T = T.getCanonicalType();
+  if (T->isRealFloatingType())
+    return &Context.getFloatTypeSemantics(T);
+  if (const ArrayType *Array = Context.getAsArrayType(T))
+    return elementSemantics(Array->getElementType(), Context);
+  const RecordDecl *Record = T->getAsRecordDecl();
+  if (!Record || Record->isUnion() || !Record->getDefinition())
+    return nullptr;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(Record))
+    if (Class->getNumBases() || Class->isPolymorphic())
+      return nullptr;
+  const llvm::fltSemantics *Common = nullptr;
+  for (const FieldDecl *Field : Record->fields()) {
+    const llvm::fltSemantics *S = elementSemantics(Field->getType(), Context);
+    if (!S || (Common && Common != S))
+      return nullptr;
+    Common = S;
+  }
+  return Common;
+}
+
 class ApiCallVisitor : public RecursiveASTVisitor<ApiCallVisitor> {
 public:
-  ApiCallVisitor(ASTContext &Context, RequestLocations &Locations)
-      : Context(Context), Locations(Locations),
+  ApiCallVisitor(ASTContext &Context, RequestLocations &Locations,
+                 PointeeSemantics &Pointees)
+      : Context(Context), Locations(Locations), Pointees(Pointees),
         Mangler(Context.createMangleContext()) {}
 
   bool shouldVisitTemplateInstantiations() const { return true; }
@@ -83,7 +108,16 @@ public:
           << Body->getQualifiedNameAsString();
       return true;
     }
-    Locations[{irName(Target), *Mode}].push_back(Call->getExprLoc());
+    std::string Name = irName(Target);
+    Locations[{Name, *Mode}].push_back(Call->getExprLoc());
+    std::vector<const llvm::fltSemantics *> &Params = Pointees[Name];
+    Params.clear();
+    for (const ParmVarDecl *Param : Target->parameters()) {
+      QualType T = Param->getType();
+      Params.push_back(T->isPointerType()
+                           ? elementSemantics(T->getPointeeType(), Context)
+                           : nullptr);
+    }
     return true;
   }
 
@@ -99,13 +133,15 @@ private:
 
   ASTContext &Context;
   RequestLocations &Locations;
+  PointeeSemantics &Pointees;
   std::unique_ptr<MangleContext> Mangler;
 };
 
 } // namespace
 
-void checkApiCalls(ASTContext &Context, RequestLocations &Locations) {
-  ApiCallVisitor(Context, Locations).TraverseAST(Context);
+void checkApiCalls(ASTContext &Context, RequestLocations &Locations,
+                   PointeeSemantics &Pointees) {
+  ApiCallVisitor(Context, Locations, Pointees).TraverseAST(Context);
 }
 
 } // namespace slope

@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/APFloat.h"
 
 #include <map>
 #include <string>
@@ -19,10 +20,18 @@ namespace slope {
 using RequestLocations = std::map<std::pair<std::string, DiffMode>,
                                   std::vector<clang::SourceLocation>>;
 
+/// Per target (IR name): for each parameter, the floating-point semantics
+/// its pointee is made of (a float type, arrays or structs of only that
+/// type), or null.
+using PointeeSemantics =
+    std::map<std::string, std::vector<const llvm::fltSemantics *>>;
+
 /// Visits every slope::grad / value_and_grad / derivative /
 /// value_and_derivative call in the translation unit, reports targets it
-/// cannot differentiate, and records the call locations.
-void checkApiCalls(clang::ASTContext &Context, RequestLocations &Locations);
+/// cannot differentiate, and records the call locations and what the
+/// targets' pointer parameters point to.
+void checkApiCalls(clang::ASTContext &Context, RequestLocations &Locations,
+                   PointeeSemantics &Pointees);
 
 } // namespace slope
 

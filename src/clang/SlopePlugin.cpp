@@ -11,6 +11,7 @@
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "SlopePass.h"
+#include "SourceTypes.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Basic/ParsedAttrInfo.h"
@@ -40,11 +41,18 @@ public:
   explicit SlopeConsumer(CompilerInstance &CI) : CI(CI) {
     setDiagnosticHandler(
         [this](const DiagnosticReport &Report) { return show(Report); });
+    setPointeeTypeProvider(
+        [this](llvm::StringRef Target, unsigned Arg, llvm::LLVMContext &Ctx) {
+          return pointeeType(Target, Arg, Ctx);
+        });
   }
-  ~SlopeConsumer() override { setDiagnosticHandler(nullptr); }
+  ~SlopeConsumer() override {
+    setDiagnosticHandler(nullptr);
+    setPointeeTypeProvider(nullptr);
+  }
 
   void HandleTranslationUnit(ASTContext &Context) override {
-    checkApiCalls(Context, Locations);
+    checkApiCalls(Context, Locations, Pointees);
   }
 
 private:
@@ -81,8 +89,17 @@ private:
                                            "differentiate is here"));
   }
 
+  llvm::Type *pointeeType(llvm::StringRef Target, unsigned Arg,
+                          llvm::LLVMContext &Ctx) const {
+    auto It = Pointees.find(Target.str());
+    if (It == Pointees.end() || Arg >= It->second.size() || !It->second[Arg])
+      return nullptr;
+    return llvm::Type::getFloatingPointTy(Ctx, *It->second[Arg]);
+  }
+
   CompilerInstance &CI;
   RequestLocations Locations;
+  PointeeSemantics Pointees;
 };
 
 class SlopeAction : public PluginASTAction {

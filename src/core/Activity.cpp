@@ -104,6 +104,9 @@ private:
   const TargetLibraryInfo &TLI;
   SmallPtrSet<const Value *, 32> Shadowed, Varied, Useful;
   SmallVector<Value *, 32> Work;
+
+public:
+  DenseMap<const StoreInst *, LoadInst *> IntegerCopies;
 };
 
 } // namespace
@@ -355,10 +358,21 @@ Error Analysis::checkIntegerCopies() {
       continue;
     auto *Source =
         dyn_cast<LoadInst>(Store->getValueOperand()->stripPointerCasts());
-    if (Source && Shadowed.contains(Source->getPointerOperand()))
+    if (!Source || !Shadowed.contains(Source->getPointerOperand()))
+      continue;
+    // A copy whose load and store are adjacent in one block (nothing writes
+    // memory in between) is a move of bytes the emitters can mirror; the
+    // reverse sweep still needs their floating-point type.
+    bool Adjacent =
+        Source->getParent() == Store->getParent() && !Ty->isVectorTy() &&
+        Source->comesBefore(Store) &&
+        std::none_of(std::next(Source->getIterator()), Store->getIterator(),
+                     [](Instruction &J) { return J.mayWriteToMemory(); });
+    if (!Adjacent)
       return unsupported(I, "it copies memory as integers, and Slope cannot "
                             "tell whether the bytes are floating-point data "
                             "(copy the values as double or float)");
+    IntegerCopies[Store] = Source;
   }
   return Error::success();
 }
@@ -386,9 +400,10 @@ Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
                                              bool ResultIsOutput,
                                              const TargetLibraryInfo &TLI) {
   ActivityInfo Info;
-  if (Error E = Analysis(F, Args, ResultIsOutput, TLI)
-                    .run(Info.Active, Info.Shadowed))
+  Analysis A(F, Args, ResultIsOutput, TLI);
+  if (Error E = A.run(Info.Active, Info.Shadowed))
     return std::move(E);
+  Info.IntegerCopies = std::move(A.IntegerCopies);
   return Info;
 }
 

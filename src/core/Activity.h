@@ -15,13 +15,16 @@
 #include "DiffRequest.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
+class LoadInst;
+class StoreInst;
 class TargetLibraryInfo;
-}
+} // namespace llvm
 
 namespace slope {
 
@@ -47,10 +50,16 @@ public:
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
   /// A pointer whose pointee has a shadow (adjoints or tangents).
   bool isShadowed(const llvm::Value *V) const { return Shadowed.contains(V); }
+  /// For an integer store through a shadowed pointer that copies an
+  /// adjacent integer load from shadowed memory: that load.
+  llvm::LoadInst *integerCopySource(const llvm::StoreInst *S) const {
+    return IntegerCopies.lookup(S);
+  }
 
 private:
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
+  llvm::DenseMap<const llvm::StoreInst *, llvm::LoadInst *> IntegerCopies;
 };
 
 } // namespace slope

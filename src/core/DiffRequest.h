@@ -25,6 +25,9 @@ struct DiffRequest {
   llvm::Function *Target = nullptr;
   DiffMode Mode = DiffMode::Reverse;
   llvm::SmallVector<ArgActivity, 8> Args;
+  /// Per parameter: the floating-point type its pointee is made of, when
+  /// the source says (from the clang plugin); null or absent otherwise.
+  llvm::SmallVector<llvm::Type *, 8> ArgElementTypes;
 
   /// Parses a descriptor such as "AC"; false on an unknown character.
   static bool parseActivity(llvm::StringRef Descriptor,

@@ -186,6 +186,15 @@ Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
   IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Value *V = Store->getValueOperand();
+    if (LoadInst *Source = Activity->integerCopySource(Store)) {
+      // Bytes copied as integers: copy their tangents the same way.
+      B.CreateAlignedStore(
+          B.CreateAlignedLoad(V->getType(),
+                              Shadows->get(Source->getPointerOperand()),
+                              Source->getAlign()),
+          Shadows->get(Store->getPointerOperand()), Store->getAlign());
+      return Error::success();
+    }
     if (V->getType()->isFloatingPointTy() &&
         Activity->isShadowed(Store->getPointerOperand()))
       B.CreateAlignedStore(tangentOrZero(V),

@@ -38,6 +38,11 @@ private:
   /// x̄ stored in the shadow of the active load \p Load.
   void emitLoadAdjoint(llvm::LoadInst &Load, llvm::Value *Adjoint,
                        llvm::IRBuilderBase &B);
+  /// Bytes moved by an adjacent integer load and store (small struct
+  /// copies at -O2): their adjoints move back as floating-point data.
+  llvm::Error emitIntegerCopyAdjoint(llvm::StoreInst &Store,
+                                     llvm::LoadInst &Source,
+                                     llvm::IRBuilderBase &B);
   llvm::Error emitTransferAdjoint(llvm::MemTransferInst &Transfer,
                                   llvm::IRBuilderBase &B);
   llvm::Value *shadowAt(llvm::Value *Pointer, llvm::IRBuilderBase &B) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "DiffError.h"
 #include "HeapShadows.h"
+#include "MemoryTypes.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -19,41 +20,6 @@ using namespace llvm;
 namespace slope {
 
 namespace {
-
-/// The one floating-point type stored in the objects the pointers point
-/// into, judged from every access to them; null when there are several, or
-/// other data besides, or no access says.
-Type *soleElementType(ArrayRef<Value *> Pointers) {
-  Type *Element = nullptr;
-  auto Accept = [&Element](Type *Ty) {
-    if (!Ty->isFloatingPointTy() || (Element && Element != Ty))
-      return false;
-    Element = Ty;
-    return true;
-  };
-  for (Value *Pointer : Pointers) {
-    Value *Object = getUnderlyingObject(Pointer, 0);
-    SmallVector<Instruction *, 16> Accesses;
-    collectAccesses(Object, Accesses);
-    for (Instruction *A : Accesses) {
-      Type *Ty = nullptr;
-      if (auto *Load = dyn_cast<LoadInst>(A))
-        Ty = Load->getType();
-      else if (auto *Store = dyn_cast<StoreInst>(A))
-        Ty = Store->getValueOperand()->getType();
-      if (Ty && !Accept(Ty))
-        return nullptr;
-    }
-    if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
-      Type *Allocated = Alloca->getAllocatedType();
-      while (auto *Array = dyn_cast<ArrayType>(Allocated))
-        Allocated = Array->getElementType();
-      if (!Accept(Allocated))
-        return nullptr;
-    }
-  }
-  return Element;
-}
 
 /// slope.{copy,move}.adjoint.<bits>(shadow dest, shadow source, bytes):
 /// t = dest; dest = 0; source += t, elementwise in T. memcpy regions do not
@@ -120,9 +86,14 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
+    if (LoadInst *Source = Activity->integerCopySource(Store))
+      return emitIntegerCopyAdjoint(*Store, *Source, B);
     Value *V = Store->getValueOperand();
-    if (!V->getType()->isFloatingPointTy() ||
-        !Activity->isShadowed(Store->getPointerOperand()))
+    if (!Activity->isShadowed(Store->getPointerOperand()))
+      return Error::success();
+    if (Error E = checkIntegerStore(*Store, Req.ArgElementTypes))
+      return E;
+    if (!V->getType()->isFloatingPointTy())
       return Error::success();
     Value *Shadow = shadowAt(Store->getPointerOperand(), B);
     Value *Adjoint =
@@ -144,7 +115,7 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   if (!HeapShadow)
     return Error::success();
   if (Value *Old = Shadows->reallocations().lookup(&I)) {
-    Type *Element = soleElementType({Old, &I});
+    Type *Element = soleElementType({Old, &I}, Req.ArgElementTypes);
     if (!Element)
       return unsupported(I, "Slope cannot tell which floating-point type "
                             "the reallocated memory holds");
@@ -153,6 +124,28 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   } else {
     freeHeapShadow(B, primalValue(HeapShadow, B));
   }
+  return Error::success();
+}
+
+Error ReverseEmitter::emitIntegerCopyAdjoint(StoreInst &Store, LoadInst &Source,
+                                             IRBuilderBase &B) {
+  Value *To = Store.getPointerOperand(), *From = Source.getPointerOperand();
+  Type *Element = soleElementType({To, From}, Req.ArgElementTypes);
+  if (!Element ||
+      Element->getPrimitiveSizeInBits() !=
+          Store.getValueOperand()->getType()->getPrimitiveSizeInBits())
+    return unsupported(Store, "it copies memory as integers, and Slope "
+                              "cannot tell whether the bytes are "
+                              "floating-point data (copy the values as "
+                              "double or float)");
+  // Load and store are adjacent: the whole move reverses here.
+  Value *ToShadow = shadowAt(To, B), *FromShadow = shadowAt(From, B);
+  Value *Adjoint = B.CreateAlignedLoad(Element, ToShadow, Store.getAlign());
+  B.CreateAlignedStore(Constant::getNullValue(Element), ToShadow,
+                       Store.getAlign());
+  Value *Old = B.CreateAlignedLoad(Element, FromShadow, Source.getAlign());
+  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), FromShadow,
+                       Source.getAlign());
   return Error::success();
 }
 
@@ -174,7 +167,7 @@ Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
     B.CreateMemSet(Dest, B.getInt8(0), Length, Transfer.getDestAlign());
     return Error::success();
   }
-  Type *Element = soleElementType({DestPtr, SourcePtr});
+  Type *Element = soleElementType({DestPtr, SourcePtr}, Req.ArgElementTypes);
   if (!Element)
     return unsupported(Transfer, "Slope cannot tell which floating-point "
                                  "type the copied bytes hold (copy the "

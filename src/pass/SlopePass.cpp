@@ -4,6 +4,7 @@
 #include "DiffError.h"
 #include "Differentiator.h"
 #include "MarkerCall.h"
+#include "SourceTypes.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -99,6 +100,13 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
     reportFailure(Call, Target, Mode, Marker.takeError());
     return false;
   }
+  DiffRequest &Req = Marker->Request;
+  for (auto [I, Activity] : enumerate(Req.Args))
+    Req.ArgElementTypes.push_back(
+        Activity == ArgActivity::Dup
+            ? sourcePointeeElementType(Req.Target->getName(), I,
+                                       Call.getContext())
+            : nullptr);
   Error Checked = checkShadows(*Marker);
   Expected<Function *> Derivative =
       Checked ? Expected<Function *>(std::move(Checked))

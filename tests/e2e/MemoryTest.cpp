@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -83,6 +84,23 @@ double growingBuffer(const double *x, int n) {
     s += buffer[i] * buffer[i];
   std::free(buffer);
   return s;
+}
+
+struct Pair {
+  double a, b;
+};
+
+// Whole-struct copies become memcpy or integer moves at -O2; the declared
+// pointee types tell Slope the bytes are doubles.
+void copyPairs(const Pair *in, Pair *out, int n) {
+  for (int i = 0; i < n; ++i)
+    out[i] = in[i];
+}
+
+void copyBits(const double *x, double *y) {
+  std::uint64_t bits;
+  std::memcpy(&bits, x, sizeof bits);
+  std::memcpy(y, &bits, sizeof bits);
 }
 
 double frobenius(double **rows, int n, int m) {
@@ -183,6 +201,30 @@ TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 TEST(Memory, MemcpyAndMemset) { checkArrayFunction<copiesAndClears>(7); }
 
 TEST(Memory, ReallocGrowth) { checkArrayFunction<growingBuffer>(11); }
+
+TEST(Memory, StructCopiesCarryAdjoints) {
+  Pair In[3] = {{1, 2}, {3, 4}, {5, 6}}, DIn[3] = {}, Out[3];
+  Pair DOut[3] = {{1, 10}, {2, 20}, {3, 30}};
+  slope::grad<copyPairs>(slope::dup(In, DIn), slope::dup(Out, DOut), 3);
+  for (int I = 0; I < 3; ++I) {
+    EXPECT_EQ(DIn[I].a, I + 1.0);
+    EXPECT_EQ(DIn[I].b, 10.0 * (I + 1));
+    EXPECT_EQ(DOut[I].a, 0.0);
+    EXPECT_EQ(Out[I].b, In[I].b);
+  }
+  Pair TIn[3] = {{1, -1}, {2, -2}, {3, -3}}, TOut[3] = {};
+  slope::derivative<copyPairs>(slope::dup(In, TIn), slope::dup(Out, TOut), 3);
+  for (int I = 0; I < 3; ++I)
+    EXPECT_EQ(TOut[I].b, TIn[I].b);
+
+  double X = 2, DX = 0.5, Y = 0, DY = 5;
+  slope::grad<copyBits>(slope::dup(&X, &DX), slope::dup(&Y, &DY));
+  EXPECT_EQ(DX, 5.5);
+  EXPECT_EQ(DY, 0.0);
+  double TX = 1, TY = 0;
+  slope::derivative<copyBits>(slope::dup(&X, &TX), slope::dup(&Y, &TY));
+  EXPECT_EQ(TY, 1.0);
+}
 
 TEST(Memory, PointerToPointerMatrix) {
   const int N = 3, M = 4;

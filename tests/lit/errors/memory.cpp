@@ -27,11 +27,26 @@ double grows(double *x, int n) {
 // CHECK: memory.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate call to 'realloc' in 'grows(double*, int)': only memory allocated inside the differentiated function can be reallocated
 void b(double *x, double *dx) { slope::grad<grows>(slope::dup(x, dx), 2); }
 
-void copyBits(const double *x, double *y) {
+void flipLowBit(const double *x, double *y) {
   std::uint64_t bits;
   std::memcpy(&bits, x, sizeof bits);
+  bits ^= 1;
   std::memcpy(y, &bits, sizeof bits);
 }
 
-// CHECK: memory.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate 'store' instruction in 'copyBits(double const*, double*)': it copies memory as integers, and Slope cannot tell whether the bytes are floating-point data (copy the values as double or float)
-void c(double *x, double *dx, double *y, double *dy) { slope::grad<copyBits>(slope::dup(x, dx), slope::dup(y, dy)); }
+// CHECK: memory.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate 'store' instruction in 'flipLowBit(double const*, double*)': it writes integer bits into floating-point data, which has no derivative Slope can follow
+void c(double *x, double *dx, double *y, double *dy) { slope::grad<flipLowBit>(slope::dup(x, dx), slope::dup(y, dy)); }
+
+// Copies of structs mixing integers and floating-point data: which bytes
+// are which is ambiguous.
+struct Mixed {
+  long id;
+  double value;
+};
+void copyMixed(const Mixed *in, Mixed *out, int n) {
+  for (int i = 0; i < n; ++i)
+    out[i] = in[i];
+}
+
+// CHECK: memory.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate {{.*}} in 'copyMixed(Mixed const*, Mixed*, int)': {{.*}}Slope cannot tell
+void d(Mixed *in, Mixed *din, Mixed *out, Mixed *dout) { slope::grad<copyMixed>(slope::dup(in, din), slope::dup(out, dout), 2); }

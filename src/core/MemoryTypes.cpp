@@ -1,0 +1,63 @@
+//===- MemoryTypes.cpp ----------------------------------------------------===//
+#include "MemoryTypes.h"
+#include "Activity.h"
+#include "DiffError.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace slope {
+
+Type *soleElementType(ArrayRef<Value *> Pointers,
+                      ArrayRef<Type *> ArgElementTypes) {
+  Type *Element = nullptr;
+  auto Accept = [&Element](Type *Ty) {
+    if (!Ty->isFloatingPointTy() || (Element && Element != Ty))
+      return false;
+    Element = Ty;
+    return true;
+  };
+  for (Value *Pointer : Pointers) {
+    Value *Object = getUnderlyingObject(Pointer, 0);
+    // A parameter's declared pointee type is authoritative.
+    if (auto *Arg = dyn_cast<Argument>(Object))
+      if (Arg->getArgNo() < ArgElementTypes.size())
+        if (Type *Known = ArgElementTypes[Arg->getArgNo()]) {
+          if (!Accept(Known))
+            return nullptr;
+          continue;
+        }
+    SmallVector<Instruction *, 16> Accesses;
+    collectAccesses(Object, Accesses);
+    for (Instruction *A : Accesses) {
+      Type *Ty = nullptr;
+      if (auto *Load = dyn_cast<LoadInst>(A))
+        Ty = Load->getType();
+      else if (auto *Store = dyn_cast<StoreInst>(A))
+        Ty = Store->getValueOperand()->getType();
+      if (Ty && !Accept(Ty))
+        return nullptr;
+    }
+    if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
+      Type *Allocated = Alloca->getAllocatedType();
+      while (auto *Array = dyn_cast<ArrayType>(Allocated))
+        Allocated = Array->getElementType();
+      if (!Accept(Allocated))
+        return nullptr;
+    }
+  }
+  return Element;
+}
+
+Error checkIntegerStore(StoreInst &Store, ArrayRef<Type *> ArgElementTypes) {
+  Type *Ty = Store.getValueOperand()->getType();
+  if (!Ty->isIntegerTy() || Ty->getIntegerBitWidth() < 16 ||
+      !soleElementType({Store.getPointerOperand()}, ArgElementTypes))
+    return Error::success();
+  return unsupported(Store, "it writes integer bits into floating-point "
+                            "data, which has no derivative Slope can follow");
+}
+
+} // namespace slope
