@@ -111,8 +111,22 @@ protected:
     return std::make_unique<SlopeConsumer>(CI);
   }
 
-  bool ParseArgs(const CompilerInstance &,
-                 const std::vector<std::string> &) override {
+  /// -fplugin-arg-slope-dump (or -Xclang -plugin-arg-slope -Xclang dump)
+  /// prints every generated derivative.
+  bool ParseArgs(const CompilerInstance &CI,
+                 const std::vector<std::string> &Args) override {
+    for (const std::string &Arg : Args) {
+      if (Arg == "dump") {
+        setDumpDerivatives(true);
+        continue;
+      }
+      DiagnosticsEngine &Diags = CI.getDiagnostics();
+      Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                         "slope: unknown plugin option '%0' "
+                                         "(known: dump)"))
+          << Arg;
+      return false;
+    }
     return true;
   }
 

@@ -9,12 +9,24 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
 namespace slope {
 namespace {
+
+bool &dumpDerivatives() {
+  static bool Dump = false;
+  return Dump;
+}
+
+void dump(const Function &Derivative) {
+  errs() << "slope: generated " << Derivative.getName() << " ("
+         << sourceName(Derivative.getName()) << ")\n"
+         << Derivative << "\n";
+}
 
 void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
   if (!isa<ConstantPointerNull>(Ptr))
@@ -108,9 +120,13 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
                                        Call.getContext())
             : nullptr);
   Error Checked = checkShadows(*Marker);
+  bool Existed =
+      Call.getModule()->getFunction(Req.derivativeName()) != nullptr;
   Expected<Function *> Derivative =
       Checked ? Expected<Function *>(std::move(Checked))
               : getDerivative(Marker->Request);
+  if (Derivative && !Existed && dumpDerivatives())
+    dump(**Derivative);
   if (!Derivative) {
     reportFailure(Call, Marker->Request.Target, Mode, Derivative.takeError());
     return false;
@@ -157,6 +173,8 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       F->eraseFromParent();
   return PreservedAnalyses::none();
 }
+
+void setDumpDerivatives(bool Dump) { dumpDerivatives() = Dump; }
 
 void registerSlopePass(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(

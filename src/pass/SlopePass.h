@@ -17,6 +17,10 @@ public:
   static bool isRequired() { return true; }
 };
 
+/// Prints each derivative the pass generates (name and IR) to stderr: the
+/// plugin option -fplugin-arg-slope-dump.
+void setDumpDerivatives(bool Dump);
+
 /// Makes "slope" parseable in -passes= and runs the pass at every -O level
 /// once the function simplification pipeline is done.
 void registerSlopePass(llvm::PassBuilder &PB);
