@@ -5,6 +5,7 @@
 #ifndef SLOPE_SLOPE_HPP
 #define SLOPE_SLOPE_HPP
 
+#include <slope/custom.hpp>
 #include <slope/detail/calls.hpp>
 #include <slope/results.hpp>
 #include <slope/wrappers.hpp>
@@ -16,6 +17,14 @@
 #endif
 #ifndef SLOPE_PLUGIN_LOADED
 #define SLOPE_PLUGIN_LOADED 0
+#endif
+
+/// Marks a function as having no derivative: calls to it are never
+/// differentiated, and its result is a constant to Slope.
+#if SLOPE_PLUGIN_LOADED && defined(__clang__)
+#define SLOPE_INACTIVE __attribute__((slope_inactive))
+#else
+#define SLOPE_INACTIVE
 #endif
 
 namespace slope {

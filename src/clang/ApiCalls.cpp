@@ -6,6 +6,7 @@
 #include "clang/AST/Mangle.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <memory>
@@ -75,12 +76,64 @@ const llvm::fltSemantics *elementSemantics(QualType T, ASTContext &Context) {
   return Common;
 }
 
+/// The function a SLOPE_CUSTOM_DERIVATIVE table (slope/custom.hpp) is for.
+const FunctionDecl *customRuleTarget(const VarDecl *Var) {
+  if (!Var->getIdentifier() ||
+      !Var->getName().starts_with("slope_custom_rule_") || !Var->hasInit())
+    return nullptr;
+  const auto *List = dyn_cast<InitListExpr>(Var->getInit()->IgnoreImplicit());
+  if (!List || List->getNumInits() == 0)
+    return nullptr;
+  const Expr *First = List->getInit(0)->IgnoreParenCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(First))
+    First = AddressOf->getSubExpr()->IgnoreParenCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(First);
+  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+}
+
+bool isMarkedInactive(const FunctionDecl *FD) {
+  for (const auto *Annotation : FD->specific_attrs<AnnotateAttr>())
+    if (Annotation->getAnnotation() == "slope_inactive")
+      return true;
+  return false;
+}
+
 class ApiCallVisitor : public RecursiveASTVisitor<ApiCallVisitor> {
 public:
-  ApiCallVisitor(ASTContext &Context, RequestLocations &Locations,
-                 PointeeSemantics &Pointees)
-      : Context(Context), Locations(Locations), Pointees(Pointees),
-        Mangler(Context.createMangleContext()) {}
+  ApiCallVisitor(ASTContext &Context, SourceFacts &Facts)
+      : Context(Context), Locations(Facts.Locations), Pointees(Facts.Pointees),
+        Inactive(Facts.Inactive), Mangler(Context.createMangleContext()) {}
+
+  bool VisitVarDecl(VarDecl *Var) {
+    if (const FunctionDecl *Target = customRuleTarget(Var))
+      WithRules.insert(Target->getCanonicalDecl());
+    return true;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (isMarkedInactive(FD) && !FD->isDependentContext())
+      Inactive.insert(irName(FD));
+    return true;
+  }
+
+  /// Targets without a body are errors unless a custom rule covers them;
+  /// the rule may come later in the file, so this waits for the end.
+  void reportMissingBodies() {
+    DiagnosticsEngine &Diags = Context.getDiagnostics();
+    for (auto [Call, Body] : WithoutBody) {
+      if (WithRules.count(Body->getCanonicalDecl()))
+        continue;
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "slope: cannot differentiate '%0': its definition is not visible "
+          "in this translation unit");
+      Diags.Report(Call->getExprLoc(), ID) << Body->getQualifiedNameAsString();
+      unsigned Note = Diags.getCustomDiagID(DiagnosticsEngine::Note,
+                                            "'%0' is declared here");
+      Diags.Report(Body->getLocation(), Note)
+          << Body->getQualifiedNameAsString();
+    }
+  }
 
   bool shouldVisitTemplateInstantiations() const { return true; }
 
@@ -95,19 +148,8 @@ public:
     auto [Target, Body] = targetOf(Args->get(0));
     if (!Target || !Body)
       return true; // the header's static checks explain the problem
-    if (!Body->hasBody()) {
-      DiagnosticsEngine &Diags = Context.getDiagnostics();
-      unsigned ID = Diags.getCustomDiagID(
-          DiagnosticsEngine::Error,
-          "slope: cannot differentiate '%0': its definition is not visible "
-          "in this translation unit");
-      Diags.Report(Call->getExprLoc(), ID) << Body->getQualifiedNameAsString();
-      unsigned Note = Diags.getCustomDiagID(DiagnosticsEngine::Note,
-                                            "'%0' is declared here");
-      Diags.Report(Body->getLocation(), Note)
-          << Body->getQualifiedNameAsString();
-      return true;
-    }
+    if (!Body->hasBody())
+      WithoutBody.push_back({Call, Body});
     std::string Name = irName(Target);
     Locations[{Name, *Mode}].push_back(Call->getExprLoc());
     std::vector<const llvm::fltSemantics *> &Params = Pointees[Name];
@@ -134,14 +176,18 @@ private:
   ASTContext &Context;
   RequestLocations &Locations;
   PointeeSemantics &Pointees;
+  std::set<std::string> &Inactive;
   std::unique_ptr<MangleContext> Mangler;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> WithRules;
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> WithoutBody;
 };
 
 } // namespace
 
-void checkApiCalls(ASTContext &Context, RequestLocations &Locations,
-                   PointeeSemantics &Pointees) {
-  ApiCallVisitor(Context, Locations, Pointees).TraverseAST(Context);
+void checkApiCalls(ASTContext &Context, SourceFacts &Facts) {
+  ApiCallVisitor Visitor(Context, Facts);
+  Visitor.TraverseAST(Context);
+  Visitor.reportMissingBodies();
 }
 
 } // namespace slope

@@ -9,6 +9,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,12 +27,19 @@ using RequestLocations = std::map<std::pair<std::string, DiffMode>,
 using PointeeSemantics =
     std::map<std::string, std::vector<const llvm::fltSemantics *>>;
 
+/// What the plugin learns from the translation unit for the pass.
+struct SourceFacts {
+  RequestLocations Locations;
+  PointeeSemantics Pointees;
+  /// IR names of functions marked SLOPE_INACTIVE.
+  std::set<std::string> Inactive;
+};
+
 /// Visits every slope::grad / value_and_grad / derivative /
 /// value_and_derivative call in the translation unit, reports targets it
-/// cannot differentiate, and records the call locations and what the
-/// targets' pointer parameters point to.
-void checkApiCalls(clang::ASTContext &Context, RequestLocations &Locations,
-                   PointeeSemantics &Pointees);
+/// cannot differentiate (no body and no custom derivative), and records
+/// the facts the pass needs.
+void checkApiCalls(clang::ASTContext &Context, SourceFacts &Facts);
 
 } // namespace slope
 

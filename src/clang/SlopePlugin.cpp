@@ -14,9 +14,12 @@
 #include "SourceTypes.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/Attr.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/ParsedAttrInfo.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Sema/Sema.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -36,6 +39,30 @@ struct PluginPresentAttr : ParsedAttrInfo {
   }
 };
 
+/// SLOPE_INACTIVE: `__attribute__((slope_inactive))` on a function, kept
+/// as an annotation the API-call visitor collects.
+struct InactiveAttr : ParsedAttrInfo {
+  InactiveAttr() {
+    static constexpr Spelling Spellings[] = {
+        {ParsedAttr::AS_GNU, "slope_inactive"}};
+    this->Spellings = Spellings;
+  }
+  bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
+                            const Decl *D) const override {
+    if (isa<FunctionDecl>(D))
+      return true;
+    S.Diag(Attr.getLoc(), diag::warn_attribute_wrong_decl_type_str)
+        << Attr << Attr.isRegularKeywordAttribute() << "functions";
+    return false;
+  }
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &Attr) const override {
+    D->addAttr(AnnotateAttr::Create(S.Context, "slope_inactive", nullptr, 0,
+                                    Attr.getRange()));
+    return AttributeApplied;
+  }
+};
+
 class SlopeConsumer : public ASTConsumer {
 public:
   explicit SlopeConsumer(CompilerInstance &CI) : CI(CI) {
@@ -45,20 +72,24 @@ public:
         [this](llvm::StringRef Target, unsigned Arg, llvm::LLVMContext &Ctx) {
           return pointeeType(Target, Arg, Ctx);
         });
+    setInactivityProvider([this](llvm::StringRef Function) {
+      return Facts.Inactive.count(Function.str()) != 0;
+    });
   }
   ~SlopeConsumer() override {
     setDiagnosticHandler(nullptr);
     setPointeeTypeProvider(nullptr);
+    setInactivityProvider(nullptr);
   }
 
   void HandleTranslationUnit(ASTContext &Context) override {
-    checkApiCalls(Context, Locations, Pointees);
+    checkApiCalls(Context, Facts);
   }
 
 private:
   bool show(const DiagnosticReport &Report) {
-    auto It = Locations.find({Report.TargetName, Report.Mode});
-    if (It == Locations.end())
+    auto It = Facts.Locations.find({Report.TargetName, Report.Mode});
+    if (It == Facts.Locations.end())
       return false;
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     unsigned Error =
@@ -91,15 +122,15 @@ private:
 
   llvm::Type *pointeeType(llvm::StringRef Target, unsigned Arg,
                           llvm::LLVMContext &Ctx) const {
-    auto It = Pointees.find(Target.str());
-    if (It == Pointees.end() || Arg >= It->second.size() || !It->second[Arg])
+    auto It = Facts.Pointees.find(Target.str());
+    if (It == Facts.Pointees.end() || Arg >= It->second.size() ||
+        !It->second[Arg])
       return nullptr;
     return llvm::Type::getFloatingPointTy(Ctx, *It->second[Arg]);
   }
 
   CompilerInstance &CI;
-  RequestLocations Locations;
-  PointeeSemantics Pointees;
+  SourceFacts Facts;
 };
 
 class SlopeAction : public PluginASTAction {
@@ -138,5 +169,7 @@ protected:
 
 static ParsedAttrInfoRegistry::Add<slope::PluginPresentAttr>
     PluginPresent("slope_plugin", "marks that the Slope plugin is loaded");
+static ParsedAttrInfoRegistry::Add<slope::InactiveAttr>
+    Inactive("slope_inactive", "a function Slope never differentiates");
 static FrontendPluginRegistry::Add<slope::SlopeAction>
     Plugin("slope", "automatic differentiation of grad<>/derivative<> calls");

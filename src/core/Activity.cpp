@@ -1,6 +1,7 @@
 //===- Activity.cpp -------------------------------------------------------===//
 #include "Activity.h"
 #include "Allocations.h"
+#include "CustomRules.h"
 #include "DiffError.h"
 #include "Rules.h"
 
@@ -79,8 +80,9 @@ bool isHarmlessPointerUse(const CallBase &Call) {
 class Analysis {
 public:
   Analysis(Function &F, ArrayRef<ArgActivity> Args, bool ResultIsOutput,
-           const TargetLibraryInfo &TLI)
-      : F(F), Args(Args), ResultIsOutput(ResultIsOutput), TLI(TLI) {}
+           const TargetLibraryInfo &TLI, const CustomRules *Rules)
+      : F(F), Args(Args), ResultIsOutput(ResultIsOutput), TLI(TLI),
+        Rules(Rules) {}
 
   Error run(SmallPtrSetImpl<const Value *> &Active,
             SmallPtrSetImpl<const Value *> &ShadowedOut);
@@ -102,7 +104,15 @@ private:
   ArrayRef<ArgActivity> Args;
   bool ResultIsOutput;
   const TargetLibraryInfo &TLI;
+  const CustomRules *Rules;
   SmallPtrSet<const Value *, 32> Shadowed, Varied, Useful;
+
+  bool isInactiveCall(const Instruction &I) const {
+    auto *Call = dyn_cast<CallBase>(&I);
+    return Call && (isKnownInactiveCall(*Call, TLI) ||
+                    (Rules && Call->getCalledFunction() &&
+                     Rules->isInactive(Call->getCalledFunction())));
+  }
   SmallVector<Value *, 32> Work;
 
 public:
@@ -181,7 +191,8 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
   if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) || isa<ReturnInst>(User))
     return Error::success();
   if (auto *Call = dyn_cast<CallBase>(&User)) {
-    if (isHarmlessPointerUse(*Call) || isKnownInactiveCall(*Call, TLI) ||
+    if (isHarmlessPointerUse(*Call) || isInactiveCall(*Call) ||
+        customRuleOfCall(*Call, Rules) ||
         releasedPointer(*Call, TLI) == U.get())
       return Error::success();
     if (auto Realloc = asReallocation(*Call, TLI);
@@ -270,8 +281,8 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
       return unsupported(I, "an active value is called");
     if (Call->isInlineAsm())
       return unsupported(I, "Slope cannot see what inline assembly computes");
-    if (isa<DbgInfoIntrinsic>(Call) || findRule(I) ||
-        isKnownInactiveCall(*Call, TLI))
+    if (isa<DbgInfoIntrinsic>(Call) || findRule(I) || isInactiveCall(I) ||
+        customRuleOfCall(*Call, Rules))
       return Error::success();
     if (auto *Intr = dyn_cast<IntrinsicInst>(Call))
       if (Intr->getType()->isIntegerTy())
@@ -315,7 +326,8 @@ Error Analysis::findVaried() {
         continue;
       if (Error E = checkVariedUse(*User, U))
         return E;
-      if (isScalarFP(User) && Varied.insert(User).second)
+      if (isScalarFP(User) && !isInactiveCall(*User) &&
+          Varied.insert(User).second)
         Work.push_back(User);
     }
   }
@@ -398,9 +410,10 @@ Error Analysis::run(SmallPtrSetImpl<const Value *> &Active,
 Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
                                              ArrayRef<ArgActivity> Args,
                                              bool ResultIsOutput,
-                                             const TargetLibraryInfo &TLI) {
+                                             const TargetLibraryInfo &TLI,
+                                             const CustomRules *Rules) {
   ActivityInfo Info;
-  Analysis A(F, Args, ResultIsOutput, TLI);
+  Analysis A(F, Args, ResultIsOutput, TLI, Rules);
   if (Error E = A.run(Info.Active, Info.Shadowed))
     return std::move(E);
   Info.IntegerCopies = std::move(A.IntegerCopies);

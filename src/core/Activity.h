@@ -28,6 +28,8 @@ class TargetLibraryInfo;
 
 namespace slope {
 
+class CustomRules;
+
 /// The operands through which derivatives flow: all operands of arithmetic
 /// and casts, the chosen values of a select, phi incomings, call arguments.
 llvm::SmallVector<llvm::Use *, 4> differentiableOperands(llvm::Instruction &I);
@@ -45,7 +47,8 @@ public:
   /// otherwise give a silently wrong result).
   static llvm::Expected<ActivityInfo>
   analyze(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
-          bool ResultIsOutput, const llvm::TargetLibraryInfo &TLI);
+          bool ResultIsOutput, const llvm::TargetLibraryInfo &TLI,
+          const CustomRules *Rules);
 
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
   /// A pointer whose pointee has a shadow (adjoints or tangents).

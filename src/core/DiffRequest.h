@@ -10,6 +10,8 @@
 
 namespace slope {
 
+class CustomRules;
+
 enum class DiffMode { Reverse, Forward };
 
 /// How one parameter of the target takes part in differentiation. The
@@ -28,6 +30,8 @@ struct DiffRequest {
   /// Per parameter: the floating-point type its pointee is made of, when
   /// the source says (from the clang plugin); null or absent otherwise.
   llvm::SmallVector<llvm::Type *, 8> ArgElementTypes;
+  /// Custom derivatives and inactive functions of the module (may be null).
+  const CustomRules *Rules = nullptr;
 
   /// Parses a descriptor such as "AC"; false on an unknown character.
   static bool parseActivity(llvm::StringRef Descriptor,

@@ -1,5 +1,6 @@
 //===- Differentiator.cpp -------------------------------------------------===//
 #include "Differentiator.h"
+#include "CustomRules.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
@@ -17,7 +18,8 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
   std::string Name = Req.derivativeName();
   if (Function *Existing = Target.getParent()->getFunction(Name))
     return Existing;
-  if (Target.isDeclaration())
+  bool HasRule = Req.Rules && Req.Rules->ruleFor(&Target);
+  if (Target.isDeclaration() && !HasRule)
     return make_error<DiffError>("cannot differentiate '" +
                                  sourceName(Target.getName()) +
                                  "': its definition is not available");
@@ -35,7 +37,8 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
   TargetLibraryInfoImpl LibraryInfo(
       Triple(Target.getParent()->getTargetTriple()));
   TargetLibraryInfo TLI(LibraryInfo);
-  Function *Primal = prepareClone(Target);
+  Function *Primal =
+      HasRule ? makeCallWrapper(Target) : prepareClone(Target, Req.Rules);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
                                         ? emitForward(Req, *Primal, TLI)
                                         : emitReverse(Req, *Primal, TLI);

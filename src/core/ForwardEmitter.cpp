@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Activity.h"
 #include "CloneInto.h"
+#include "CustomRules.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
@@ -51,6 +52,8 @@ private:
   Error emitTangent(Instruction &I);
   /// Stores and memory intrinsics keep shadow memory in step.
   Error emitMemoryTangent(Instruction &I);
+  /// A call with a custom derivative becomes a call of its forward rule.
+  Error emitCustomForward(CallBase &Call, const CustomRule &Rule);
   void rewriteReturn(ReturnInst &Ret);
 
   const DiffRequest &Req;
@@ -81,7 +84,8 @@ Expected<Function *> ForwardEmitter::run() {
       cloneIntoNewSignature(Primal, FunctionType::get(NewRetTy, Params, false),
                             Req.derivativeName(), Map);
 
-  auto Analysis = ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
+  auto Analysis =
+      ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
   if (!Analysis) {
     Derivative->eraseFromParent();
     return Analysis.takeError();
@@ -165,6 +169,9 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
                        tangentOrZero(I.getOperand(2)));
     break;
   default: {
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+        return emitCustomForward(*Call, *Custom);
     const DerivativeRule *Rule = findRule(I);
     if (!Rule)
       return unsupported(I, "no derivative rule");
@@ -182,7 +189,51 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
   return Error::success();
 }
 
+Error ForwardEmitter::emitCustomForward(CallBase &Call,
+                                        const CustomRule &Rule) {
+  FunctionType *RuleType = Rule.Forward->getFunctionType();
+  unsigned N = Call.arg_size();
+  if (RuleType->getNumParams() != 2 * N + 2)
+    return unsupported(Call, "its custom forward rule does not match it");
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 16> Args(Call.args());
+  for (unsigned I = 0; I < N; ++I) {
+    Value *A = Call.getArgOperand(I);
+    if (A->getType()->isFloatingPointTy())
+      Args.push_back(tangentOrZero(A));
+    else if (A->getType()->isPointerTy() && Activity->isShadowed(A))
+      Args.push_back(Shadows->get(A));
+    else
+      Args.push_back(Constant::getNullValue(RuleType->getParamType(N + I)));
+  }
+  Type *Result = Call.getType();
+  Value *ValueOut = ConstantPointerNull::get(B.getPtrTy());
+  Value *TangentOut = ValueOut;
+  if (!Result->isVoidTy()) {
+    BasicBlock &Entry = Derivative->getEntryBlock();
+    IRBuilder<> AtEntry(&Entry, Entry.getFirstInsertionPt());
+    ValueOut = AtEntry.CreateAlloca(Result, nullptr, "custom.value");
+    TangentOut = AtEntry.CreateAlloca(Result, nullptr, "custom.tangent");
+  }
+  Args.push_back(ValueOut);
+  Args.push_back(TangentOut);
+  // Adapters may carry debug info; calls to them need a location.
+  CallInst *RuleCall = B.CreateCall(Rule.Forward, Args);
+  RuleCall->setDebugLoc(ruleCallLocation(Call));
+  if (!Result->isVoidTy()) {
+    Value *V = B.CreateLoad(Result, ValueOut, Call.getName());
+    Tangents[V] = B.CreateLoad(Result, TangentOut, Call.getName() + ".tangent");
+    Call.replaceAllUsesWith(V);
+  }
+  Tangents.erase(&Call);
+  Call.eraseFromParent();
+  return Error::success();
+}
+
 Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+      return emitCustomForward(*Call, *Custom);
   IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Value *V = Store->getValueOperand();

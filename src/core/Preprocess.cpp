@@ -1,6 +1,8 @@
 //===- Preprocess.cpp -----------------------------------------------------===//
 #include "Preprocess.h"
+#include "CustomRules.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -29,19 +31,21 @@ unsigned instructionCount(const Function &F) {
 }
 
 bool isInlinable(const CallBase &Call, const Function &Caller,
-                 const Function &Original) {
+                 const Function &Original, const CustomRules *Rules) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
-         Callee != &Caller && Callee != &Original && !Callee->isVarArg();
+         Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
+         !(Rules && Rules->isOpaque(Callee));
 }
 
-void inlineCallees(Function &Clone, const Function &Original) {
+void inlineCallees(Function &Clone, const Function &Original,
+                   const CustomRules *Rules) {
   for (unsigned Round = 0; Round < InlineRounds; ++Round) {
     SmallVector<CallBase *, 8> Calls;
     for (BasicBlock &BB : Clone)
       for (Instruction &I : BB)
         if (auto *Call = dyn_cast<CallBase>(&I))
-          if (isInlinable(*Call, Clone, Original))
+          if (isInlinable(*Call, Clone, Original, Rules))
             Calls.push_back(Call);
     bool Changed = false;
     for (CallBase *Call : Calls) {
@@ -83,14 +87,30 @@ void simplify(Function &F, bool CanonicalLoops) {
   FPM.run(F, FAM);
 }
 
-Function *prepareClone(Function &Target) {
+Function *makeCallWrapper(Function &Target) {
+  Function *Wrapper =
+      Function::Create(Target.getFunctionType(), GlobalValue::InternalLinkage,
+                       Target.getName() + ".slope.primal", Target.getParent());
+  IRBuilder<> B(BasicBlock::Create(Target.getContext(), "entry", Wrapper));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : Wrapper->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(&Target, Args);
+  if (Call->getType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Call);
+  return Wrapper;
+}
+
+Function *prepareClone(Function &Target, const CustomRules *Rules) {
   ValueToValueMapTy Map;
   Function *Clone = CloneFunction(&Target, Map);
   Clone->setName(Target.getName() + ".slope.primal");
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
-  inlineCallees(*Clone, Target);
+  inlineCallees(*Clone, Target, Rules);
   simplify(*Clone, /*CanonicalLoops=*/true);
   return Clone;
 }

@@ -6,13 +6,19 @@
 
 namespace slope {
 
+class CustomRules;
+
 /// Clones \p Target into a function that is safe to transform: without
 /// optnone/noinline (at -O0 the original carries them), with callees that
 /// have a visible body inlined, simplified (SROA, EarlyCSE, InstCombine,
 /// SimplifyCFG) so that -O0 code looks like optimized code, and with loops
 /// in canonical form (preheader, one latch, dedicated exits). The caller
 /// erases the clone when done.
-llvm::Function *prepareClone(llvm::Function &Target);
+llvm::Function *prepareClone(llvm::Function &Target, const CustomRules *Rules);
+
+/// A function that only calls \p Target (which has a custom derivative):
+/// what is differentiated when grad<Target> itself is asked for.
+llvm::Function *makeCallWrapper(llvm::Function &Target);
 
 /// Runs the simplification pipeline on \p F (used on generated code too),
 /// ending with LoopSimplify when \p CanonicalLoops.

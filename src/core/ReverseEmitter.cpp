@@ -15,6 +15,7 @@
 #include "ReverseEmitter.h"
 #include "Activity.h"
 #include "CloneInto.h"
+#include "CustomRules.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
@@ -198,6 +199,9 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   default:
     break;
   }
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+      return emitCustomReverse(*Call, *Custom, Adjoint, B);
   const DerivativeRule *Rule = findRule(I);
   if (!Rule)
     return unsupported(I, "no derivative rule");
@@ -288,7 +292,8 @@ Expected<Function *> ReverseEmitter::run() {
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
 
-  auto Analysis = ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI);
+  auto Analysis =
+      ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
   if (!Analysis) {
     Derivative->eraseFromParent();
     return Analysis.takeError();
@@ -342,6 +347,43 @@ Expected<Function *> ReverseEmitter::run() {
   }
   simplify(*Derivative);
   return Derivative;
+}
+
+Error ReverseEmitter::emitCustomReverse(CallBase &Call, const CustomRule &Rule,
+                                        Value *Adjoint, IRBuilderBase &B) {
+  FunctionType *RuleType = Rule.Pullback->getFunctionType();
+  unsigned N = Call.arg_size();
+  if (RuleType->getNumParams() != 3 * N + 1)
+    return unsupported(Call, "its custom pullback does not match it");
+  SmallVector<Value *, 16> Args;
+  for (Value *A : Call.args())
+    Args.push_back(primalValue(A, B));
+  for (unsigned I = 0; I < N; ++I) {
+    Value *A = Call.getArgOperand(I);
+    Args.push_back(A->getType()->isPointerTy() && Activity->isShadowed(A)
+                       ? shadowAt(A, B)
+                       : Constant::getNullValue(RuleType->getParamType(N + I)));
+  }
+  Type *SeedType = RuleType->getParamType(2 * N);
+  Args.push_back(Adjoint ? Adjoint : Constant::getNullValue(SeedType));
+  SmallVector<AllocaInst *, 4> Outs;
+  for (Value *A : Call.args()) {
+    AllocaInst *Out = nullptr;
+    if (A->getType()->isFloatingPointTy()) {
+      Out = entrySlot(A->getType(), "custom.adjoint", nullptr);
+      B.CreateStore(Constant::getNullValue(A->getType()), Out);
+    }
+    Outs.push_back(Out);
+    Args.push_back(Out ? static_cast<Value *>(Out)
+                       : ConstantPointerNull::get(B.getPtrTy()));
+  }
+  // Adapters may carry debug info; calls to them need a location.
+  CallInst *RuleCall = B.CreateCall(Rule.Pullback, Args);
+  RuleCall->setDebugLoc(ruleCallLocation(Call));
+  for (auto [A, Out] : zip(Call.args(), Outs))
+    if (Out)
+      accumulate(A.get(), B.CreateLoad(A->getType(), Out), B);
+  return Error::success();
 }
 
 Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,

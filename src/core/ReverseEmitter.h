@@ -3,6 +3,7 @@
 #define SLOPE_CORE_REVERSEEMITTER_H
 
 #include "Activity.h"
+#include "CustomRules.h"
 #include "DiffRequest.h"
 #include "Shadows.h"
 #include "Tape.h"
@@ -30,6 +31,10 @@ private:
   void rewriteReturn(llvm::ReturnInst &Ret);
   llvm::Error fillReverseBlock(llvm::BasicBlock &BB);
   llvm::Error emitAdjoint(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// A call with a custom derivative: its pullback, fed \p Adjoint (null
+  /// when the result is inactive or void).
+  llvm::Error emitCustomReverse(llvm::CallBase &Call, const CustomRule &Rule,
+                                llvm::Value *Adjoint, llvm::IRBuilderBase &B);
 
   // Memory (ReverseMemory.cpp).
   /// Reverse code of instructions that are not active values but act on

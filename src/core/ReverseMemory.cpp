@@ -85,6 +85,9 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
 }
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+      return emitCustomReverse(*Call, *Custom, nullptr, B);
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     if (LoadInst *Source = Activity->integerCopySource(Store))
       return emitIntegerCopyAdjoint(*Store, *Source, B);

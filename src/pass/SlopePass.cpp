@@ -1,5 +1,6 @@
 //===- SlopePass.cpp ------------------------------------------------------===//
 #include "SlopePass.h"
+#include "CustomRules.h"
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "Differentiator.h"
@@ -11,6 +12,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -103,8 +105,65 @@ void reportFailure(CallInst &Call, const Function *Target, DiffMode Mode,
   });
 }
 
+/// The module's custom rules plus the functions the source marks inactive.
+CustomRules readRules(Module &M) {
+  CustomRules Rules(M);
+  for (Function &F : M)
+    if (isSourceInactive(F.getName()))
+      Rules.markInactive(&F);
+  return Rules;
+}
+
+constexpr StringLiteral OpaqueSuffix = ".slope.opaque";
+
+/// Runs before the optimizer: calls to functions with custom derivatives or
+/// marked inactive must reach the pass as calls, so they go to an opaque
+/// declaration that no inlining or interprocedural analysis can see through
+/// (a rule for f(x) = x would otherwise be lost to `returned` inference).
+/// SlopePass points them back at the function before differentiating.
+struct HideRuleTargets : PassInfoMixin<HideRuleTargets> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    CustomRules Rules = readRules(M);
+    bool Changed = false;
+    for (Function &F : make_early_inc_range(M)) {
+      if (!Rules.isOpaque(&F) || F.isDeclaration())
+        continue;
+      F.addFnAttr(Attribute::NoInline);
+      F.removeFnAttr(Attribute::AlwaysInline);
+      Function *Proxy = nullptr;
+      for (User *U : make_early_inc_range(F.users())) {
+        auto *Call = dyn_cast<CallBase>(U);
+        if (!Call || Call->getCalledFunction() != &F)
+          continue;
+        if (!Proxy)
+          Proxy = Function::Create(F.getFunctionType(),
+                                   GlobalValue::ExternalLinkage,
+                                   F.getName() + OpaqueSuffix, M);
+        Call->setCalledFunction(Proxy);
+        Changed = true;
+      }
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+/// Undoes HideRuleTargets.
+void restoreRuleTargets(Module &M) {
+  for (Function &Proxy : make_early_inc_range(M)) {
+    if (!Proxy.isDeclaration() || !Proxy.getName().ends_with(OpaqueSuffix))
+      continue;
+    Function *Target =
+        M.getFunction(Proxy.getName().drop_back(OpaqueSuffix.size()));
+    if (!Target || Target->getFunctionType() != Proxy.getFunctionType())
+      continue;
+    Proxy.replaceAllUsesWith(Target);
+    Proxy.eraseFromParent();
+  }
+}
+
 /// Handles one marker call; returns false when it failed (and was reported).
-bool processMarker(CallInst &Call, DiffMode Mode) {
+bool processMarker(CallInst &Call, DiffMode Mode, const CustomRules &Rules) {
   Expected<MarkerCall> Marker = parseMarker(Call, Mode);
   if (!Marker) {
     auto *Target = dyn_cast<Function>(
@@ -113,6 +172,7 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
     return false;
   }
   DiffRequest &Req = Marker->Request;
+  Req.Rules = &Rules;
   for (auto [I, Activity] : enumerate(Req.Args))
     Req.ArgElementTypes.push_back(
         Activity == ArgActivity::Dup
@@ -120,8 +180,7 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
                                        Call.getContext())
             : nullptr);
   Error Checked = checkShadows(*Marker);
-  bool Existed =
-      Call.getModule()->getFunction(Req.derivativeName()) != nullptr;
+  bool Existed = Call.getModule()->getFunction(Req.derivativeName()) != nullptr;
   Expected<Function *> Derivative =
       Checked ? Expected<Function *>(std::move(Checked))
               : getDerivative(Marker->Request);
@@ -141,6 +200,7 @@ bool processMarker(CallInst &Call, DiffMode Mode) {
 } // namespace
 
 PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
+  restoreRuleTargets(M);
   SmallVector<std::pair<CallInst *, DiffMode>, 8> Markers;
   SmallVector<Function *, 4> Declarations;
   for (Function &F : M) {
@@ -159,11 +219,18 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
         Markers.push_back({Call, *Mode});
     }
   }
-  if (Markers.empty())
+  CustomRules Rules = readRules(M);
+  if (Markers.empty() && Rules.globals().empty())
     return PreservedAnalyses::all();
+  // What the optimizer inferred from a rule target's body (such as
+  // `returned`) must not let simplification bypass its rule.
+  for (Function &F : M)
+    if (Rules.isOpaque(&F))
+      for (Argument &A : F.args())
+        A.removeAttr(Attribute::Returned);
 
   for (auto [Call, Mode] : Markers) {
-    processMarker(*Call, Mode);
+    processMarker(*Call, Mode, Rules);
     // A failed request has been reported as an error, which fails the
     // compilation; the call goes either way so later passes see valid IR.
     Call->eraseFromParent();
@@ -171,6 +238,15 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *F : Declarations)
     if (F->use_empty())
       F->eraseFromParent();
+  // The rule tables have served; they do not belong in the object file.
+  SmallPtrSet<Constant *, 4> RuleGlobals(Rules.globals().begin(),
+                                         Rules.globals().end());
+  removeFromUsedLists(M, [&](Constant *C) { return RuleGlobals.count(C); });
+  for (GlobalVariable *GV : Rules.globals()) {
+    GV->removeDeadConstantUsers();
+    if (GV->use_empty())
+      GV->eraseFromParent();
+  }
   return PreservedAnalyses::none();
 }
 
@@ -184,6 +260,10 @@ void registerSlopePass(PassBuilder &PB) {
           return false;
         MPM.addPass(SlopePass());
         return true;
+      });
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(HideRuleTargets());
       });
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {

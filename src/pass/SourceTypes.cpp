@@ -18,4 +18,19 @@ llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
   return provider() ? provider()(Target, Arg, Context) : nullptr;
 }
 
+namespace {
+InactivityProvider &inactivity() {
+  static InactivityProvider Provider;
+  return Provider;
+}
+} // namespace
+
+void setInactivityProvider(InactivityProvider Provider) {
+  inactivity() = std::move(Provider);
+}
+
+bool isSourceInactive(llvm::StringRef Function) {
+  return inactivity() && inactivity()(Function);
+}
+
 } // namespace slope

@@ -26,6 +26,13 @@ void setPointeeTypeProvider(PointeeTypeProvider Provider);
 llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
                                      llvm::LLVMContext &Context);
 
+/// IR name -> whether the source marks the function SLOPE_INACTIVE.
+using InactivityProvider = std::function<bool(llvm::StringRef)>;
+
+void setInactivityProvider(InactivityProvider Provider);
+
+bool isSourceInactive(llvm::StringRef Function);
+
 } // namespace slope
 
 #endif

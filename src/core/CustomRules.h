@@ -1,0 +1,63 @@
+//===- CustomRules.h - User-supplied derivatives ----------------*- C++ -*-===//
+//
+// SLOPE_CUSTOM_DERIVATIVE(f, fwd, pb) leaves a global in section
+// ".slope.rules" holding f and two adapters (see include/slope/custom.hpp):
+//   forward(x..., companion..., R *value, R *tangent)
+//   pullback(x..., companion..., R adjoint, P *adjoint_out...)
+// where a companion is a scalar's tangent, a pointer's shadow, or an ignored
+// byte. SLOPE_INACTIVE functions are never differentiated.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SLOPE_CORE_CUSTOMRULES_H
+#define SLOPE_CORE_CUSTOMRULES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+namespace slope {
+
+struct CustomRule {
+  llvm::Function *Forward = nullptr;
+  llvm::Function *Pullback = nullptr;
+};
+
+class CustomRules {
+public:
+  /// Reads the rule globals of \p M.
+  explicit CustomRules(llvm::Module &M);
+
+  const CustomRule *ruleFor(const llvm::Function *F) const {
+    auto It = Rules.find(F);
+    return It == Rules.end() ? nullptr : &It->second;
+  }
+  bool isInactive(const llvm::Function *F) const {
+    return Inactive.contains(F);
+  }
+  void markInactive(llvm::Function *F) { Inactive.insert(F); }
+  /// Whether calls to \p F are handled without looking into its body.
+  bool isOpaque(const llvm::Function *F) const {
+    return ruleFor(F) || isInactive(F);
+  }
+
+  /// The rule globals (to be removed once derivatives are generated).
+  llvm::ArrayRef<llvm::GlobalVariable *> globals() const { return Globals; }
+
+private:
+  llvm::DenseMap<const llvm::Function *, CustomRule> Rules;
+  llvm::SmallPtrSet<const llvm::Function *, 8> Inactive;
+  llvm::SmallVector<llvm::GlobalVariable *, 4> Globals;
+};
+
+/// The rules registered in \p F's module, or the custom rule of a call.
+const CustomRule *customRuleOfCall(const llvm::CallBase &Call,
+                                   const CustomRules *Rules);
+
+/// The debug location for a call to a rule adapter standing for \p Call.
+llvm::DebugLoc ruleCallLocation(const llvm::CallBase &Call);
+
+} // namespace slope
+
+#endif
