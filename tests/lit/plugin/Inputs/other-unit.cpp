@@ -1,0 +1,3 @@
+#include "shared-kernel.h"
+
+double gradientInOther(double x) { return slope::grad<kernel>(x); }
