@@ -57,6 +57,25 @@ template <class P> SLOPE_HD void storeAdjoint(AdjointOut<P> *out, P value) {
     *out = value;
 }
 
+// Never defined: a rule of the wrong shape instantiates one of these, so
+// that the compiler's message spells out the signature Slope expected.
+template <class Signature> struct expected_forward_rule_signature;
+template <class Parameters> struct expected_pullback_parameters;
+
+template <class R, class Tuple> struct FunctionOf;
+template <class R, class... A> struct FunctionOf<R, std::tuple<A...>> {
+  using type = R(A...);
+};
+
+template <class Fn, class Tuple> struct Applicable;
+template <class Fn, class... A>
+struct Applicable<Fn, std::tuple<A...>> : std::is_invocable<Fn, A...> {};
+
+/// Forces \p Shown to be complete (an error naming it) unless \p Fits.
+template <bool Fits, class Shown>
+inline constexpr bool require_shape =
+    sizeof(std::conditional_t<Fits, char, Shown>) != 0;
+
 template <auto F, auto Forward, auto Pullback, class Fn = decltype(F)>
 struct CustomRule;
 
@@ -64,6 +83,23 @@ template <auto F, auto Forward, auto Pullback, class R, class... P>
 struct CustomRule<F, Forward, Pullback, R (*)(P...)> {
   static constexpr std::size_t ScalarCount =
       ((std::is_floating_point_v<P> ? 1 : 0) + ... + 0);
+
+  using ForwardParameters = decltype(std::tuple_cat(
+      forwardArguments<P>(std::declval<P>(), std::declval<Companion<P>>())...));
+  using ForwardResult = std::conditional_t<std::is_void_v<R>, void, Dual<R>>;
+  static_assert(
+      require_shape<Applicable<decltype(Forward), ForwardParameters>::value,
+                    expected_forward_rule_signature<typename FunctionOf<
+                        ForwardResult, ForwardParameters>::type>>,
+      "slope: the forward rule does not fit (see the expected signature)");
+
+  using PullbackParameters = decltype(std::tuple_cat(
+      pullbackArguments<P>(std::declval<P>(), std::declval<Companion<P>>())...,
+      std::conditional_t<std::is_void_v<R>, std::tuple<>, std::tuple<R>>{}));
+  static_assert(
+      require_shape<Applicable<decltype(Pullback), PullbackParameters>::value,
+                    expected_pullback_parameters<PullbackParameters>>,
+      "slope: the pullback does not fit (see the expected parameters)");
 
   /// forward(x..., dx..., value, tangent)
   SLOPE_HD static void forward(P... x, Companion<P>... dx, R *value,
