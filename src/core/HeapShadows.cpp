@@ -123,30 +123,44 @@ void returnReallocatedAdjoints(IRBuilderBase &B, Value *Old, Value *New,
       [&](Function &F, IRBuilder<> &H) {
         Value *OldShadow = F.getArg(0), *NewShadow = F.getArg(1);
         BasicBlock *Prepare = BasicBlock::Create(Ctx, "prepare", &F);
-        BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", &F);
         BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
         H.CreateCondBr(H.CreateIsNull(OldShadow), Done, Prepare);
         H.SetInsertPoint(Prepare);
         Value *Common = H.CreateBinaryIntrinsic(
             Intrinsic::umin, sizeOf(H, OldShadow), sizeOf(H, NewShadow));
-        uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
-        Value *Count = H.CreateUDiv(Common, H.getInt64(Size));
-        H.CreateCondBr(H.CreateICmpEQ(Count, H.getInt64(0)), Done, Loop);
-        H.SetInsertPoint(Loop);
-        PHINode *Index = H.CreatePHI(I64, 2);
-        Index->addIncoming(H.getInt64(0), Prepare);
-        Value *To = H.CreateGEP(Element, OldShadow, Index);
-        Value *From =
-            H.CreateLoad(Element, H.CreateGEP(Element, NewShadow, Index));
-        H.CreateStore(H.CreateFAdd(H.CreateLoad(Element, To), From), To);
-        Value *Next = H.CreateAdd(Index, H.getInt64(1));
-        Index->addIncoming(Next, Loop);
-        H.CreateCondBr(H.CreateICmpEQ(Next, Count), Done, Loop);
+        accumulateElements(H, Element, OldShadow, NewShadow, Common,
+                           /*ClearFrom=*/false);
+        H.CreateBr(Done);
         H.SetInsertPoint(Done);
         H.CreateCall(freeFunction(M), {NewShadow});
         H.CreateRetVoid();
       });
   B.CreateCall(Adjoint, {Old, New});
+}
+
+void accumulateElements(IRBuilderBase &B, Type *Element, Value *To, Value *From,
+                        Value *Bytes, bool ClearFrom) {
+  LLVMContext &Ctx = B.getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  BasicBlock *Before = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "accumulate", F);
+  BasicBlock *After = BasicBlock::Create(Ctx, "accumulated", F);
+  uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
+  Value *Count = B.CreateUDiv(Bytes, B.getInt64(Size));
+  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *Index = B.CreatePHI(B.getInt64Ty(), 2);
+  Index->addIncoming(B.getInt64(0), Before);
+  Value *FromAt = B.CreateGEP(Element, From, Index);
+  Value *Adjoint = B.CreateLoad(Element, FromAt);
+  if (ClearFrom)
+    B.CreateStore(Constant::getNullValue(Element), FromAt);
+  Value *ToAt = B.CreateGEP(Element, To, Index);
+  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, ToAt), Adjoint), ToAt);
+  Value *Next = B.CreateAdd(Index, B.getInt64(1));
+  Index->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Loop);
+  B.SetInsertPoint(After);
 }
 
 } // namespace slope

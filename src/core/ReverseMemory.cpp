@@ -39,10 +39,7 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
       GlobalValue::InternalLinkage, Name, M);
   Value *Dest = Helper->getArg(0), *Source = Helper->getArg(1),
         *Bytes = Helper->getArg(2);
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Helper);
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", Helper);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "done", Helper);
-  IRBuilder<> B(Entry);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Helper));
   FunctionCallee Free = M.getOrInsertFunction(
       "free", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
   Value *From = Dest;
@@ -53,22 +50,7 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
     B.CreateMemCpy(From, MaybeAlign(), Dest, MaybeAlign(), Bytes);
     B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
   }
-  uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
-  Value *Count = B.CreateUDiv(Bytes, B.getInt64(Size));
-  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Done, Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *Index = B.CreatePHI(I64, 2);
-  Index->addIncoming(B.getInt64(0), Entry);
-  Value *FromAt = B.CreateGEP(Element, From, Index);
-  Value *Adjoint = B.CreateLoad(Element, FromAt);
-  if (!Overlap)
-    B.CreateStore(Constant::getNullValue(Element), FromAt);
-  Value *To = B.CreateGEP(Element, Source, Index);
-  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, To), Adjoint), To);
-  Value *Next = B.CreateAdd(Index, B.getInt64(1));
-  Index->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpEQ(Next, Count), Done, Loop);
-  B.SetInsertPoint(Done);
+  accumulateElements(B, Element, Source, From, Bytes, /*ClearFrom=*/!Overlap);
   if (Overlap)
     B.CreateCall(Free, {From});
   B.CreateRetVoid();
