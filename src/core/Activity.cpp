@@ -1,6 +1,7 @@
 //===- Activity.cpp -------------------------------------------------------===//
 #include "Activity.h"
 #include "Allocations.h"
+#include "CallDerivatives.h"
 #include "CustomRules.h"
 #include "DiffError.h"
 #include "Rules.h"
@@ -192,7 +193,7 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
     return Error::success();
   if (auto *Call = dyn_cast<CallBase>(&User)) {
     if (isHarmlessPointerUse(*Call) || isInactiveCall(*Call) ||
-        customRuleOfCall(*Call, Rules) ||
+        customRuleOfCall(*Call, Rules) || isDifferentiableCall(*Call) ||
         releasedPointer(*Call, TLI) == U.get())
       return Error::success();
     if (auto Realloc = asReallocation(*Call, TLI);
@@ -287,10 +288,8 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
     if (auto *Intr = dyn_cast<IntrinsicInst>(Call))
       if (Intr->getType()->isIntegerTy())
         return Error::success(); // lround, is.fpclass, ...: no derivative
-    const Function *Callee = Call->getCalledFunction();
-    if (Callee && !Callee->isDeclaration())
-      return unsupported(I, "the call could not be inlined (recursion?), "
-                            "and differentiating calls is not supported yet");
+    if (isDifferentiableCall(*Call))
+      return Error::success(); // through the callee's derivative
     return unsupported(I, "no derivative rule for this function and its "
                           "definition is not available");
   }

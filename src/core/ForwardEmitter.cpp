@@ -6,9 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Activity.h"
+#include "CallDerivatives.h"
 #include "CloneInto.h"
 #include "CustomRules.h"
 #include "DiffError.h"
+#include "Differentiator.h"
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
@@ -54,6 +56,9 @@ private:
   Error emitMemoryTangent(Instruction &I);
   /// A call with a custom derivative becomes a call of its forward rule.
   Error emitCustomForward(CallBase &Call, const CustomRule &Rule);
+  /// A call that was not inlined becomes a call of the callee's forward
+  /// derivative.
+  Error emitCallForward(CallBase &Call);
   void rewriteReturn(ReturnInst &Ret);
 
   const DiffRequest &Req;
@@ -169,9 +174,12 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
                        tangentOrZero(I.getOperand(2)));
     break;
   default: {
-    if (auto *Call = dyn_cast<CallBase>(&I))
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
       if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
         return emitCustomForward(*Call, *Custom);
+      if (!findRule(I) && isDifferentiableCall(*Call))
+        return emitCallForward(*Call);
+    }
     const DerivativeRule *Rule = findRule(I);
     if (!Rule)
       return unsupported(I, "no derivative rule");
@@ -230,10 +238,42 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
   return Error::success();
 }
 
+Error ForwardEmitter::emitCallForward(CallBase &Call) {
+  DiffRequest CalleeReq =
+      requestForCall(Call, DiffMode::Forward, *Activity, Req);
+  Expected<Function *> CalleeDerivative = getDerivative(CalleeReq);
+  if (!CalleeDerivative)
+    return CalleeDerivative.takeError();
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 16> Args(Call.args());
+  for (auto [Arg, Kind] : zip(Call.args(), CalleeReq.Args))
+    if (Kind == ArgActivity::Active)
+      Args.push_back(tangentOrZero(Arg.get()));
+    else if (Kind == ArgActivity::Dup)
+      Args.push_back(Shadows->get(Arg.get()));
+  CallInst *New = B.CreateCall(*CalleeDerivative, Args);
+  New->setDebugLoc(ruleCallLocation(Call));
+  if (Call.getType()->isFloatingPointTy()) {
+    Value *V = B.CreateExtractValue(New, 0, Call.getName());
+    Tangents[V] = B.CreateExtractValue(New, 1, Call.getName() + ".tangent");
+    Call.replaceAllUsesWith(V);
+  } else if (!Call.getType()->isVoidTy()) {
+    Call.replaceAllUsesWith(New);
+  }
+  Tangents.erase(&Call);
+  Call.eraseFromParent();
+  return Error::success();
+}
+
 Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
-  if (auto *Call = dyn_cast<CallBase>(&I))
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomForward(*Call, *Custom);
+    if (isDifferentiableCall(*Call) && any_of(Call->args(), [&](const Use &A) {
+          return Activity->isShadowed(A.get());
+        }))
+      return emitCallForward(*Call);
+  }
   IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Value *V = Store->getValueOperand();

@@ -14,9 +14,11 @@
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
 #include "Activity.h"
+#include "CallDerivatives.h"
 #include "CloneInto.h"
 #include "CustomRules.h"
 #include "DiffError.h"
+#include "Differentiator.h"
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
@@ -199,9 +201,12 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   default:
     break;
   }
-  if (auto *Call = dyn_cast<CallBase>(&I))
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomReverse(*Call, *Custom, Adjoint, B);
+    if (!findRule(I) && isDifferentiableCall(*Call))
+      return emitCallReverse(*Call, Adjoint, B);
+  }
   const DerivativeRule *Rule = findRule(I);
   if (!Rule)
     return unsupported(I, "no derivative rule");
@@ -383,6 +388,34 @@ Error ReverseEmitter::emitCustomReverse(CallBase &Call, const CustomRule &Rule,
   for (auto [A, Out] : zip(Call.args(), Outs))
     if (Out)
       accumulate(A.get(), B.CreateLoad(A->getType(), Out), B);
+  return Error::success();
+}
+
+Error ReverseEmitter::emitCallReverse(CallBase &Call, Value *Adjoint,
+                                      IRBuilderBase &B) {
+  const Function &Callee = *Call.getCalledFunction();
+  if (!isRecomputable(Callee))
+    return unsupported(Call, "reverse mode through calls that cannot be "
+                             "inlined works so far only for functions of "
+                             "scalars that do not write memory");
+  DiffRequest CalleeReq =
+      requestForCall(Call, DiffMode::Reverse, *Activity, Req);
+  Expected<Function *> Gradient = getDerivative(CalleeReq);
+  if (!Gradient)
+    return Gradient.takeError();
+  // The callee's combined gradient recomputes its primal, then returns
+  // {result, adjoints of its active arguments}.
+  SmallVector<Value *, 8> Args;
+  for (Value *A : Call.args())
+    Args.push_back(primalValue(A, B));
+  if (Call.getType()->isFloatingPointTy())
+    Args.push_back(Adjoint);
+  CallInst *Result = B.CreateCall(*Gradient, Args);
+  Result->setDebugLoc(ruleCallLocation(Call));
+  unsigned Field = Call.getType()->isVoidTy() ? 0 : 1;
+  for (auto [Arg, Kind] : zip(Call.args(), CalleeReq.Args))
+    if (Kind == ArgActivity::Active)
+      accumulate(Arg.get(), B.CreateExtractValue(Result, Field++), B);
   return Error::success();
 }
 

@@ -35,6 +35,10 @@ private:
   /// when the result is inactive or void).
   llvm::Error emitCustomReverse(llvm::CallBase &Call, const CustomRule &Rule,
                                 llvm::Value *Adjoint, llvm::IRBuilderBase &B);
+  /// A call that was not inlined: the callee's combined gradient, fed the
+  /// result's adjoint, in the reverse sweep.
+  llvm::Error emitCallReverse(llvm::CallBase &Call, llvm::Value *Adjoint,
+                              llvm::IRBuilderBase &B);
 
   // Memory (ReverseMemory.cpp).
   /// Reverse code of instructions that are not active values but act on

@@ -7,6 +7,7 @@
 //   p = malloc/new      free(shadow(p))   (the heap shadow lives until here)
 //
 //===----------------------------------------------------------------------===//
+#include "CallDerivatives.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
 #include "MemoryTypes.h"
@@ -67,9 +68,16 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
 }
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
-  if (auto *Call = dyn_cast<CallBase>(&I))
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomReverse(*Call, *Custom, nullptr, B);
+    if (isDifferentiableCall(*Call) && any_of(Call->args(), [&](const Use &A) {
+          return Activity->isShadowed(A.get());
+        }))
+      return unsupported(I, "reverse mode through calls that cannot be "
+                            "inlined and take differentiated pointers is "
+                            "not supported yet");
+  }
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     if (LoadInst *Source = Activity->integerCopySource(Store))
       return emitIntegerCopyAdjoint(*Store, *Source, B);
