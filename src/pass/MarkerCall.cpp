@@ -27,7 +27,8 @@ std::optional<DiffMode> markerMode(const Function &F) {
 
 static Expected<StringRef> readDescriptor(Value *V, CallInst &Call) {
   auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  if (GV && GV->hasDefinitiveInitializer())
+  // (CUDA device copies are externally_initialized; the header made them.)
+  if (GV && GV->hasInitializer())
     if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
       if (Data->isCString())
         return Data->getAsCString();
