@@ -6,6 +6,7 @@
 #include "Preprocess.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -27,6 +28,15 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
     return make_error<DiffError>("cannot differentiate '" +
                                  sourceName(Target.getName()) +
                                  "': variadic functions are not supported");
+  // Block addresses (computed goto) would still point into the original
+  // function from every copy Slope makes of it.
+  for (BasicBlock &BB : Target)
+    if (BB.hasAddressTaken() || isa<IndirectBrInst>(BB.getTerminator()) ||
+        isa<CallBrInst>(BB.getTerminator()))
+      return make_error<DiffError>(
+          "cannot differentiate '" + sourceName(Target.getName()) +
+              "': computed goto and asm goto are not supported",
+          BB.getTerminator());
   for (unsigned I = 0; I < Req.Args.size(); ++I)
     if (Req.Args[I] == ArgActivity::Dup &&
         !Target.getArg(I)->getType()->isPointerTy())

@@ -2,6 +2,7 @@
 #include "Preprocess.h"
 #include "CustomRules.h"
 
+#include "llvm/Analysis/InlineCost.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -35,7 +36,8 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
          Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
-         !(Rules && Rules->isOpaque(Callee));
+         !(Rules && Rules->isOpaque(Callee)) &&
+         isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 
 void inlineCallees(Function &Clone, const Function &Original,
