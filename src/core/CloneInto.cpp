@@ -32,6 +32,9 @@ Function *cloneIntoNewSignature(Function &Primal, FunctionType *Type,
   for (Attribute::AttrKind Kind : {Attribute::OptimizeNone, Attribute::NoInline,
                                    Attribute::Memory, Attribute::AlwaysInline})
     New->removeFnAttr(Kind);
+  // The primal may have been given fastcc (-O2 does that to internal
+  // functions); callers of the derivative use the C convention.
+  New->setCallingConv(CallingConv::C);
   New->setName(Name);
   EliminateUnreachableBlocks(*New);
   return New;

@@ -228,6 +228,7 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
   // Adapters may carry debug info; calls to them need a location.
   CallInst *RuleCall = B.CreateCall(Rule.Forward, Args);
   RuleCall->setDebugLoc(ruleCallLocation(Call));
+  RuleCall->setCallingConv(Rule.Forward->getCallingConv());
   if (!Result->isVoidTy()) {
     Value *V = B.CreateLoad(Result, ValueOut, Call.getName());
     Tangents[V] = B.CreateLoad(Result, TangentOut, Call.getName() + ".tangent");

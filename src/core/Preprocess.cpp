@@ -98,6 +98,7 @@ Function *makeCallWrapper(Function &Target) {
   for (Argument &A : Wrapper->args())
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(&Target, Args);
+  Call->setCallingConv(Target.getCallingConv());
   if (Call->getType()->isVoidTy())
     B.CreateRetVoid();
   else

@@ -385,6 +385,7 @@ Error ReverseEmitter::emitCustomReverse(CallBase &Call, const CustomRule &Rule,
   // Adapters may carry debug info; calls to them need a location.
   CallInst *RuleCall = B.CreateCall(Rule.Pullback, Args);
   RuleCall->setDebugLoc(ruleCallLocation(Call));
+  RuleCall->setCallingConv(Rule.Pullback->getCallingConv());
   for (auto [A, Out] : zip(Call.args(), Outs))
     if (Out)
       accumulate(A.get(), B.CreateLoad(A->getType(), Out), B);
