@@ -9,4 +9,7 @@ double f(double x) {
     s += e * e;
   return s;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

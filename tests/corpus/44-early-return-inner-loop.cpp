@@ -9,4 +9,8 @@ double f(double x) {
     }
   return s;
 }
-int main() { CHECK_SCALAR(f, 0.3); CHECK_SCALAR(f, 1.5); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  CHECK_SCALAR(f, 1.5);
+  return failures;
+}

@@ -8,4 +8,7 @@ double f(double x) {
   }
   return kept * y;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

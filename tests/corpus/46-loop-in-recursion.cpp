@@ -8,4 +8,7 @@ static double level(double x, int depth) {
   return level(s * 0.3, depth - 1) + x;
 }
 double f(double x) { return level(x, 3); }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

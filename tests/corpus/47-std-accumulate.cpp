@@ -8,4 +8,7 @@ double f(double x) {
   return std::accumulate(a.begin(), a.end(), 0.0,
                          [](double s, double v) { return s + v * v; });
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}

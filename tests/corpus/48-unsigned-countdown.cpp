@@ -5,4 +5,7 @@ double f(double x) {
     s = s * x + i;
   return s;
 }
-int main() { CHECK_SCALAR(f, 0.3); return failures; }
+int main() {
+  CHECK_SCALAR(f, 0.3);
+  return failures;
+}
