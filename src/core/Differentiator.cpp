@@ -48,7 +48,7 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
       Triple(Target.getParent()->getTargetTriple()));
   TargetLibraryInfo TLI(LibraryInfo);
   Function *Primal =
-      HasRule ? makeCallWrapper(Target) : prepareClone(Target, Req.Rules);
+      HasRule ? makeCallWrapper(Target) : prepareClone(Target, Req.Rules, TLI);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
                                         ? emitForward(Req, *Primal, TLI)
                                         : emitReverse(Req, *Primal, TLI);

@@ -1,5 +1,6 @@
 //===- Preprocess.cpp -----------------------------------------------------===//
 #include "Preprocess.h"
+#include "Allocations.h"
 #include "CustomRules.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -13,6 +14,7 @@
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
 
 using namespace llvm;
@@ -106,7 +108,8 @@ Function *makeCallWrapper(Function &Target) {
   return Wrapper;
 }
 
-Function *prepareClone(Function &Target, const CustomRules *Rules) {
+Function *prepareClone(Function &Target, const CustomRules *Rules,
+                       const TargetLibraryInfo &TLI) {
   ValueToValueMapTy Map;
   Function *Clone = CloneFunction(&Target, Map);
   Clone->setName(Target.getName() + ".slope.primal");
@@ -114,6 +117,13 @@ Function *prepareClone(Function &Target, const CustomRules *Rules) {
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   inlineCallees(*Clone, Target, Rules);
+  // A derivative does not unwind (its tape would leak), so an allocation
+  // that could throw into a cleanup (std::vector growth) is a plain call
+  // in the copy Slope differentiates: out of memory ends the program there.
+  for (BasicBlock &BB : make_early_inc_range(*Clone))
+    if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
+      if (asAllocation(*Invoke, TLI))
+        changeToCall(Invoke);
   simplify(*Clone, /*CanonicalLoops=*/true);
   return Clone;
 }

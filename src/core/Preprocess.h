@@ -4,6 +4,10 @@
 
 #include "llvm/IR/Function.h"
 
+namespace llvm {
+class TargetLibraryInfo;
+}
+
 namespace slope {
 
 class CustomRules;
@@ -14,7 +18,8 @@ class CustomRules;
 /// SimplifyCFG) so that -O0 code looks like optimized code, and with loops
 /// in canonical form (preheader, one latch, dedicated exits). The caller
 /// erases the clone when done.
-llvm::Function *prepareClone(llvm::Function &Target, const CustomRules *Rules);
+llvm::Function *prepareClone(llvm::Function &Target, const CustomRules *Rules,
+                             const llvm::TargetLibraryInfo &TLI);
 
 /// A function that only calls \p Target (which has a custom derivative):
 /// what is differentiated when grad<Target> itself is asked for.
