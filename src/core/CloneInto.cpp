@@ -2,6 +2,7 @@
 #include "CloneInto.h"
 #include "DiffError.h"
 
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,6 +39,11 @@ Function *cloneIntoNewSignature(Function &Primal, FunctionType *Type,
   New->setName(Name);
   EliminateUnreachableBlocks(*New);
   return New;
+}
+
+void discardGenerated(Function &F) {
+  F.replaceAllUsesWith(PoisonValue::get(F.getType()));
+  F.eraseFromParent();
 }
 
 Error verifyGenerated(Function &F) {

@@ -17,6 +17,11 @@ llvm::Function *cloneIntoNewSignature(llvm::Function &Primal,
                                       llvm::StringRef Name,
                                       llvm::ValueToValueMapTy &Map);
 
+/// Removes a derivative whose generation failed. Derivatives of recursive
+/// callees may already call it: those calls become poison (the failure is
+/// reported as an error, so nothing runs them).
+void discardGenerated(llvm::Function &F);
+
 /// Verifies a generated function; an invalid one is Slope's bug, reported
 /// as an error rather than a crash later in the pipeline.
 llvm::Error verifyGenerated(llvm::Function &F);

@@ -42,6 +42,11 @@ public:
       : Req(Req), Primal(Primal), TLI(TLI) {}
 
   Expected<Function *> run();
+  /// Removes what a failed run() left behind.
+  void discard() {
+    if (Derivative)
+      discardGenerated(*Derivative);
+  }
 
 private:
   /// The tangent of V, or null when V is inactive (zero tangent).
@@ -91,10 +96,8 @@ Expected<Function *> ForwardEmitter::run() {
 
   auto Analysis =
       ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
-  if (!Analysis) {
-    Derivative->eraseFromParent();
+  if (!Analysis)
     return Analysis.takeError();
-  }
   Activity = std::move(*Analysis);
   Shadows.emplace(*Derivative, *Activity, DiffMode::Forward, TLI);
   for (auto [K, ArgNo] : enumerate(ExtraArgs)) {
@@ -108,10 +111,8 @@ Expected<Function *> ForwardEmitter::run() {
       Shadows->setShadow(Arg, Extra);
     }
   }
-  if (Error E = Shadows->build()) {
-    Derivative->eraseFromParent();
+  if (Error E = Shadows->build())
     return std::move(E);
-  }
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -124,10 +125,8 @@ Expected<Function *> ForwardEmitter::run() {
         continue;
       }
       Error E = Activity->isActive(I) ? emitTangent(*I) : emitMemoryTangent(*I);
-      if (E) {
-        Derivative->eraseFromParent();
+      if (E)
         return std::move(E);
-      }
     }
   }
   for (auto [Phi, TangentPhi] : TangentPhis)
@@ -135,10 +134,8 @@ Expected<Function *> ForwardEmitter::run() {
       TangentPhi->addIncoming(tangentOrZero(Phi->getIncomingValue(K)),
                               Phi->getIncomingBlock(K));
 
-  if (Error E = verifyGenerated(*Derivative)) {
-    Derivative->eraseFromParent();
+  if (Error E = verifyGenerated(*Derivative))
     return std::move(E);
-  }
   simplify(*Derivative);
   return Derivative;
 }
@@ -340,7 +337,11 @@ void ForwardEmitter::rewriteReturn(ReturnInst &Ret) {
 
 Expected<Function *> emitForward(const DiffRequest &Req, Function &Primal,
                                  const TargetLibraryInfo &TLI) {
-  return ForwardEmitter(Req, Primal, TLI).run();
+  ForwardEmitter Emitter(Req, Primal, TLI);
+  Expected<Function *> Derivative = Emitter.run();
+  if (!Derivative)
+    Emitter.discard();
+  return Derivative;
 }
 
 } // namespace slope

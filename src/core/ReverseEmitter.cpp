@@ -299,10 +299,8 @@ Expected<Function *> ReverseEmitter::run() {
 
   auto Analysis =
       ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
-  if (!Analysis) {
-    Derivative->eraseFromParent();
+  if (!Analysis)
     return Analysis.takeError();
-  }
   Activity = std::move(*Analysis);
   Shadows.emplace(*Derivative, *Activity, DiffMode::Reverse, TLI);
   unsigned NextShadow = Primal.arg_size();
@@ -312,10 +310,8 @@ Expected<Function *> ReverseEmitter::run() {
       Shadow->setName(Primal.getArg(I)->getName() + ".shadow");
       Shadows->setShadow(Derivative->getArg(I), Shadow);
     }
-  if (Error E = Shadows->build()) {
-    Derivative->eraseFromParent();
+  if (Error E = Shadows->build())
     return std::move(E);
-  }
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -334,10 +330,8 @@ Expected<Function *> ReverseEmitter::run() {
       rewriteReturn(*Ret);
   }
   for (BasicBlock *BB : PrimalBlocks)
-    if (Error E = fillReverseBlock(*BB)) {
-      Derivative->eraseFromParent();
+    if (Error E = fillReverseBlock(*BB))
       return std::move(E);
-    }
 
   if (TheTape) {
     TheTape->finalize();
@@ -346,10 +340,8 @@ Expected<Function *> ReverseEmitter::run() {
     TheTape->emitFree(B);
   }
 
-  if (Error E = verifyGenerated(*Derivative)) {
-    Derivative->eraseFromParent();
+  if (Error E = verifyGenerated(*Derivative))
     return std::move(E);
-  }
   simplify(*Derivative);
   return Derivative;
 }
@@ -422,7 +414,11 @@ Error ReverseEmitter::emitCallReverse(CallBase &Call, Value *Adjoint,
 
 Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,
                                  const TargetLibraryInfo &TLI) {
-  return ReverseEmitter(Req, Primal, TLI).run();
+  ReverseEmitter Emitter(Req, Primal, TLI);
+  Expected<Function *> Derivative = Emitter.run();
+  if (!Derivative)
+    Emitter.discard();
+  return Derivative;
 }
 
 } // namespace slope

@@ -3,6 +3,7 @@
 #define SLOPE_CORE_REVERSEEMITTER_H
 
 #include "Activity.h"
+#include "CloneInto.h"
 #include "CustomRules.h"
 #include "DiffRequest.h"
 #include "Shadows.h"
@@ -24,6 +25,11 @@ public:
       : Req(Req), Primal(Primal), TLI(TLI) {}
 
   llvm::Expected<llvm::Function *> run();
+  /// Removes what a failed run() left behind.
+  void discard() {
+    if (Derivative)
+      discardGenerated(*Derivative);
+  }
 
 private:
   void createSignatureAndClone();
