@@ -114,6 +114,16 @@ private:
                     (Rules && Call->getCalledFunction() &&
                      Rules->isInactive(Call->getCalledFunction())));
   }
+  /// A call Slope differentiates through (a body or a custom rule) that
+  /// takes shadowed memory: its result may depend on that memory, and its
+  /// floating-point arguments may be stored there.
+  bool passesShadowedMemory(const Instruction &I) const {
+    auto *Call = dyn_cast<CallBase>(&I);
+    return Call && !isInactiveCall(I) &&
+           (isDifferentiableCall(*Call) || customRuleOfCall(*Call, Rules)) &&
+           any_of(Call->args(),
+                  [&](const Use &A) { return Shadowed.contains(A.get()); });
+  }
   SmallVector<Value *, 32> Work;
 
 public:
@@ -315,6 +325,9 @@ Error Analysis::findVaried() {
     if (isScalarFP(Load) && Varied.insert(Load).second)
       Work.push_back(Load);
   }
+  for (Instruction &I : instructions(F))
+    if (isScalarFP(&I) && passesShadowedMemory(I) && Varied.insert(&I).second)
+      Work.push_back(&I);
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
     for (Use &U : V->uses()) {
@@ -343,6 +356,10 @@ void Analysis::findUseful() {
         Sink = Store->getValueOperand();
     if (Sink && isScalarFP(Sink) && Useful.insert(Sink).second)
       Work.push_back(Sink);
+    if (passesShadowedMemory(I))
+      for (Use &Arg : cast<CallBase>(I).args())
+        if (isScalarFP(Arg.get()) && Useful.insert(Arg.get()).second)
+          Work.push_back(Arg.get());
   }
   while (!Work.empty()) {
     auto *I = dyn_cast<Instruction>(Work.pop_back_val());

@@ -59,6 +59,14 @@ public:
     return IntegerCopies.lookup(S);
   }
 
+  /// \p New takes the place of \p Old (an emitter replaced a call).
+  void replaceValue(const llvm::Value *Old, const llvm::Value *New) {
+    if (Active.erase(Old))
+      Active.insert(New);
+    if (Shadowed.erase(Old))
+      Shadowed.insert(New);
+  }
+
 private:
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;

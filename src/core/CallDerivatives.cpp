@@ -1,8 +1,7 @@
 //===- CallDerivatives.cpp ------------------------------------------------===//
 #include "CallDerivatives.h"
-#include "Rules.h"
 
-#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -29,49 +28,15 @@ DiffRequest requestForCall(const CallBase &Call, DiffMode Mode,
     if (Ty->isFloatingPointTy())
       Req.Args.push_back(Activity.isActive(Arg.get()) ? ArgActivity::Active
                                                       : ArgActivity::Constant);
-    else if (Ty->isPointerTy() && Activity.isShadowed(Arg.get()))
+    // A null pointer has the null shadow: the callee may store active
+    // values through the same parameter when other calls pass memory.
+    else if (Ty->isPointerTy() && (Activity.isShadowed(Arg.get()) ||
+                                   isa<ConstantPointerNull>(Arg.get())))
       Req.Args.push_back(ArgActivity::Dup);
     else
       Req.Args.push_back(ArgActivity::Inactive);
   }
   return Req;
-}
-
-static bool isRecomputable(const Function &F,
-                           SmallPtrSetImpl<const Function *> &Visiting) {
-  if (!Visiting.insert(&F).second)
-    return true; // recursion: the rest of the cycle decides
-  if (F.isDeclaration() || F.getReturnType()->isPointerTy())
-    return false;
-  for (const Argument &A : F.args())
-    if (A.getType()->isPointerTy())
-      return false;
-  for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB) {
-      if (const auto *Store = dyn_cast<StoreInst>(&I)) {
-        if (!isa<AllocaInst>(getUnderlyingObject(Store->getPointerOperand())))
-          return false;
-        continue;
-      }
-      const auto *Call = dyn_cast<CallBase>(&I);
-      if (!Call) {
-        if (I.mayWriteToMemory() && !isa<AllocaInst>(I))
-          return false;
-        continue;
-      }
-      // Math functions with rules at most set errno again.
-      if (isa<IntrinsicInst>(Call) || Call->onlyReadsMemory() || findRule(I))
-        continue;
-      const Function *Callee = Call->getCalledFunction();
-      if (!Callee || !isRecomputable(*Callee, Visiting))
-        return false;
-    }
-  return true;
-}
-
-bool isRecomputable(const Function &F) {
-  SmallPtrSet<const Function *, 8> Visiting;
-  return isRecomputable(F, Visiting);
 }
 
 } // namespace slope

@@ -1,11 +1,10 @@
 //===- CallDerivatives.h - Calls that stay calls ----------------*- C++ -*-===//
 //
 // Calls that preprocessing could not inline (recursion, mutual recursion)
-// are differentiated through the callee's own derivative: in forward mode
+// are differentiated through the callee's own derivatives: in forward mode
 // the call becomes a call of the callee's forward derivative; in reverse
-// mode the reverse sweep calls the callee's combined gradient, which
-// recomputes the callee -- right only when the callee has no effect on
-// memory, which is checked.
+// mode, of its augmented forward, with its reverse part in the reverse
+// sweep (SplitDerivative.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLOPE_CORE_CALLDERIVATIVES_H
@@ -26,10 +25,6 @@ bool isDifferentiableCall(const llvm::CallBase &Call);
 DiffRequest requestForCall(const llvm::CallBase &Call, DiffMode Mode,
                            const ActivityInfo &Activity,
                            const DiffRequest &Caller);
-
-/// Scalar parameters and result, and no writes to memory other than its
-/// own stack, here or in what it calls: recomputing it is harmless.
-bool isRecomputable(const llvm::Function &F);
 
 } // namespace slope
 

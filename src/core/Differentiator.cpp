@@ -1,9 +1,11 @@
 //===- Differentiator.cpp -------------------------------------------------===//
 #include "Differentiator.h"
+#include "CloneInto.h"
 #include "CustomRules.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
+#include "SplitDerivative.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Instructions.h"
@@ -49,10 +51,16 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
   TargetLibraryInfo TLI(LibraryInfo);
   Function *Primal =
       HasRule ? makeCallWrapper(Target) : prepareClone(Target, Req.Rules, TLI);
+  beginDerivative(Name);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
                                         ? emitForward(Req, *Primal, TLI)
                                         : emitReverse(Req, *Primal, TLI);
   Primal->eraseFromParent();
+  // Recursive calls asked for parts of this derivative: cut them now.
+  if (Error E = endDerivative(Name, Derivative ? *Derivative : nullptr)) {
+    discardGenerated(**Derivative);
+    return std::move(E);
+  }
   return Derivative;
 }
 

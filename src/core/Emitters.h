@@ -30,6 +30,9 @@ llvm::Expected<llvm::Function *>
 emitReverse(const DiffRequest &Req, llvm::Function &Primal,
             const llvm::TargetLibraryInfo &TLI);
 
+/// The type of the function emitReverse generates for \p Req.
+llvm::FunctionType *reverseDerivativeType(const DiffRequest &Req);
+
 /// The struct type an emitter returns: the primal result (unless void)
 /// followed by \p Extra.
 llvm::Type *resultStructType(llvm::Type *PrimalResult,

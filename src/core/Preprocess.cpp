@@ -63,6 +63,24 @@ void inlineCallees(Function &Clone, const Function &Original,
   }
 }
 
+/// Derivatives do not run cleanups: a call that could unwind into one
+/// (a destructor call, at -O0 around any call in a scope with a
+/// std::vector) is a plain call in the copy Slope differentiates. An
+/// exception then leaves the derivative without running the function's
+/// destructors. An allocation that could throw is a plain call even when
+/// a handler would catch it: out of memory ends the program there. Other
+/// handlers stay, and Slope reports them.
+void dropCleanups(Function &F, const TargetLibraryInfo &TLI) {
+  for (BasicBlock &BB : make_early_inc_range(F))
+    if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator())) {
+      auto *Pad =
+          dyn_cast<LandingPadInst>(Invoke->getUnwindDest()->getFirstNonPHI());
+      if ((Pad && Pad->isCleanup() && Pad->getNumClauses() == 0) ||
+          asAllocation(*Invoke, TLI))
+        changeToCall(Invoke);
+    }
+}
+
 } // namespace
 
 void simplify(Function &F, bool CanonicalLoops) {
@@ -116,14 +134,9 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   Clone->setLinkage(GlobalValue::InternalLinkage);
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
+  dropCleanups(*Clone, TLI);
   inlineCallees(*Clone, Target, Rules);
-  // A derivative does not unwind (its tape would leak), so an allocation
-  // that could throw into a cleanup (std::vector growth) is a plain call
-  // in the copy Slope differentiates: out of memory ends the program there.
-  for (BasicBlock &BB : make_early_inc_range(*Clone))
-    if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator()))
-      if (asAllocation(*Invoke, TLI))
-        changeToCall(Invoke);
+  dropCleanups(*Clone, TLI);
   simplify(*Clone, /*CanonicalLoops=*/true);
   return Clone;
 }

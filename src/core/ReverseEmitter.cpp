@@ -22,6 +22,7 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
+#include "SplitDerivative.h"
 #include "Tape.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -35,24 +36,27 @@ using namespace llvm;
 
 namespace slope {
 
-void ReverseEmitter::createSignatureAndClone() {
-  Type *RetTy = Primal.getReturnType();
-  ResultIsFP = RetTy->isFloatingPointTy();
-  SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
+FunctionType *reverseDerivativeType(const DiffRequest &Req) {
+  FunctionType *PrimalType = Req.Target->getFunctionType();
+  Type *RetTy = PrimalType->getReturnType();
+  SmallVector<Type *, 8> Params(PrimalType->params());
   for (unsigned I = 0; I < Req.Args.size(); ++I)
     if (Req.Args[I] == ArgActivity::Dup)
-      Params.push_back(Primal.getArg(I)->getType());
-  if (ResultIsFP)
+      Params.push_back(PrimalType->getParamType(I));
+  if (RetTy->isFloatingPointTy())
     Params.push_back(RetTy);
   SmallVector<Type *, 8> Adjoints;
   for (unsigned I = 0; I < Req.Args.size(); ++I)
     if (Req.isActive(I))
-      Adjoints.push_back(Primal.getArg(I)->getType());
+      Adjoints.push_back(PrimalType->getParamType(I));
+  return FunctionType::get(resultStructType(RetTy, Adjoints), Params, false);
+}
+
+void ReverseEmitter::createSignatureAndClone() {
+  ResultIsFP = Primal.getReturnType()->isFloatingPointTy();
   ValueToValueMapTy Map;
-  Derivative = cloneIntoNewSignature(
-      Primal,
-      FunctionType::get(resultStructType(RetTy, Adjoints), Params, false),
-      Req.derivativeName(), Map);
+  Derivative = cloneIntoNewSignature(Primal, reverseDerivativeType(Req),
+                                     Req.derivativeName(), Map);
   if (ResultIsFP) {
     Seed = Derivative->getArg(Derivative->arg_size() - 1);
     Seed->setName("seed");
@@ -158,11 +162,12 @@ void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
 
 void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
   IRBuilder<> B(&Ret);
-  if (Value *V = Ret.getReturnValue()) {
+  Value *V = Ret.getReturnValue();
+  if (V) {
     B.CreateStore(V, ResultSlot);
-    if (Seed)
-      accumulate(V, Seed, B);
+    Returned[Ret.getParent()] = V;
   }
+  insertSeam(B, NextSeam++, V);
   B.CreateBr(ReverseOf[Ret.getParent()]);
   Ret.eraseFromParent();
 }
@@ -204,8 +209,8 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomReverse(*Call, *Custom, Adjoint, B);
-    if (!findRule(I) && isDifferentiableCall(*Call))
-      return emitCallReverse(*Call, Adjoint, B);
+    if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
+      return emitSplitCallReverse(*Call, Split->second, Adjoint, B);
   }
   const DerivativeRule *Rule = findRule(I);
   if (!Rule)
@@ -279,6 +284,10 @@ void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
 Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
   CurrentPrimal = &BB;
   IRBuilder<> B(ReverseOf[&BB]);
+  // The seed enters after the seam, so that a split derivative's reverse
+  // part takes it.
+  if (Value *V = Returned.lookup(&BB); V && Seed)
+    accumulate(V, Seed, B);
   for (Instruction &I : reverse(BB)) {
     if (I.isTerminator() || isa<PHINode>(I))
       continue;
@@ -312,6 +321,8 @@ Expected<Function *> ReverseEmitter::run() {
     }
   if (Error E = Shadows->build())
     return std::move(E);
+  if (Error E = splitCalls())
+    return std::move(E);
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -344,72 +355,6 @@ Expected<Function *> ReverseEmitter::run() {
     return std::move(E);
   simplify(*Derivative);
   return Derivative;
-}
-
-Error ReverseEmitter::emitCustomReverse(CallBase &Call, const CustomRule &Rule,
-                                        Value *Adjoint, IRBuilderBase &B) {
-  FunctionType *RuleType = Rule.Pullback->getFunctionType();
-  unsigned N = Call.arg_size();
-  if (RuleType->getNumParams() != 3 * N + 1)
-    return unsupported(Call, "its custom pullback does not match it");
-  SmallVector<Value *, 16> Args;
-  for (Value *A : Call.args())
-    Args.push_back(primalValue(A, B));
-  for (unsigned I = 0; I < N; ++I) {
-    Value *A = Call.getArgOperand(I);
-    Args.push_back(A->getType()->isPointerTy() && Activity->isShadowed(A)
-                       ? shadowAt(A, B)
-                       : Constant::getNullValue(RuleType->getParamType(N + I)));
-  }
-  Type *SeedType = RuleType->getParamType(2 * N);
-  Args.push_back(Adjoint ? Adjoint : Constant::getNullValue(SeedType));
-  SmallVector<AllocaInst *, 4> Outs;
-  for (Value *A : Call.args()) {
-    AllocaInst *Out = nullptr;
-    if (A->getType()->isFloatingPointTy()) {
-      Out = entrySlot(A->getType(), "custom.adjoint", nullptr);
-      B.CreateStore(Constant::getNullValue(A->getType()), Out);
-    }
-    Outs.push_back(Out);
-    Args.push_back(Out ? static_cast<Value *>(Out)
-                       : ConstantPointerNull::get(B.getPtrTy()));
-  }
-  // Adapters may carry debug info; calls to them need a location.
-  CallInst *RuleCall = B.CreateCall(Rule.Pullback, Args);
-  RuleCall->setDebugLoc(ruleCallLocation(Call));
-  RuleCall->setCallingConv(Rule.Pullback->getCallingConv());
-  for (auto [A, Out] : zip(Call.args(), Outs))
-    if (Out)
-      accumulate(A.get(), B.CreateLoad(A->getType(), Out), B);
-  return Error::success();
-}
-
-Error ReverseEmitter::emitCallReverse(CallBase &Call, Value *Adjoint,
-                                      IRBuilderBase &B) {
-  const Function &Callee = *Call.getCalledFunction();
-  if (!isRecomputable(Callee))
-    return unsupported(Call, "reverse mode through calls that cannot be "
-                             "inlined works so far only for functions of "
-                             "scalars that do not write memory");
-  DiffRequest CalleeReq =
-      requestForCall(Call, DiffMode::Reverse, *Activity, Req);
-  Expected<Function *> Gradient = getDerivative(CalleeReq);
-  if (!Gradient)
-    return Gradient.takeError();
-  // The callee's combined gradient recomputes its primal, then returns
-  // {result, adjoints of its active arguments}.
-  SmallVector<Value *, 8> Args;
-  for (Value *A : Call.args())
-    Args.push_back(primalValue(A, B));
-  if (Call.getType()->isFloatingPointTy())
-    Args.push_back(Adjoint);
-  CallInst *Result = B.CreateCall(*Gradient, Args);
-  Result->setDebugLoc(ruleCallLocation(Call));
-  unsigned Field = Call.getType()->isVoidTy() ? 0 : 1;
-  for (auto [Arg, Kind] : zip(Call.args(), CalleeReq.Args))
-    if (Kind == ArgActivity::Active)
-      accumulate(Arg.get(), B.CreateExtractValue(Result, Field++), B);
-  return Error::success();
 }
 
 Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,

@@ -41,10 +41,20 @@ private:
   /// when the result is inactive or void).
   llvm::Error emitCustomReverse(llvm::CallBase &Call, const CustomRule &Rule,
                                 llvm::Value *Adjoint, llvm::IRBuilderBase &B);
-  /// A call that was not inlined: the callee's combined gradient, fed the
-  /// result's adjoint, in the reverse sweep.
-  llvm::Error emitCallReverse(llvm::CallBase &Call, llvm::Value *Adjoint,
-                              llvm::IRBuilderBase &B);
+  /// A call that was not inlined, replaced by its augmented forward.
+  struct SplitCall {
+    llvm::Function *Reverse;
+    llvm::SmallVector<ArgActivity, 8> Args;
+    llvm::Value *Record;
+  };
+  /// Replaces the calls that were not inlined and take part in
+  /// differentiation by calls of their callees' augmented forwards.
+  llvm::Error splitCalls();
+  /// The callee's reverse part, fed \p Adjoint (null when the result is
+  /// inactive or void).
+  llvm::Error emitSplitCallReverse(llvm::CallBase &Call, const SplitCall &Split,
+                                   llvm::Value *Adjoint,
+                                   llvm::IRBuilderBase &B);
 
   // Memory (ReverseMemory.cpp).
   /// Reverse code of instructions that are not active values but act on
@@ -141,6 +151,10 @@ private:
   /// The primal block whose reverse block is being filled.
   llvm::BasicBlock *CurrentPrimal = nullptr;
   llvm::ReturnInst *FinalReturn = nullptr;
+  llvm::DenseMap<llvm::CallBase *, SplitCall> SplitCalls;
+  /// The value each returning block of the primal sweep returned.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> Returned;
+  unsigned NextSeam = 0;
 };
 
 } // namespace slope

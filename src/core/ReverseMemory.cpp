@@ -71,12 +71,8 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomReverse(*Call, *Custom, nullptr, B);
-    if (isDifferentiableCall(*Call) && any_of(Call->args(), [&](const Use &A) {
-          return Activity->isShadowed(A.get());
-        }))
-      return unsupported(I, "reverse mode through calls that cannot be "
-                            "inlined and take differentiated pointers is "
-                            "not supported yet");
+    if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
+      return emitSplitCallReverse(*Call, Split->second, nullptr, B);
   }
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     if (LoadInst *Source = Activity->integerCopySource(Store))

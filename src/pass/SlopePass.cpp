@@ -6,6 +6,7 @@
 #include "Differentiator.h"
 #include "MarkerCall.h"
 #include "SourceTypes.h"
+#include "SplitDerivative.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -238,6 +239,7 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *F : Declarations)
     if (F->use_empty())
       F->eraseFromParent();
+  removeSeams(M);
   // The rule tables have served; they do not belong in the object file.
   SmallPtrSet<Constant *, 4> RuleGlobals(Rules.globals().begin(),
                                          Rules.globals().end());

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 namespace check {
 
@@ -47,6 +48,23 @@ inline ::testing::AssertionResult near(long double Actual, long double Expected,
   return ::testing::AssertionFailure()
          << "AD " << static_cast<double>(Actual) << " vs reference "
          << static_cast<double>(Expected);
+}
+
+/// ∂f/∂x_i for every element of the array \p X of \p N doubles, where f
+/// is called as F(X, rest...) on a copy; central differences.
+template <class F, class... Rest>
+std::vector<double> arrayDifferences(F f, const double *X, int N,
+                                     Rest... rest) {
+  std::vector<double> Grad(N);
+  for (int I = 0; I < N; ++I) {
+    std::vector<double> Plus(X, X + N), Minus(X, X + N);
+    double Step = 1e-5 * std::max(1.0, std::fabs(X[I]));
+    Plus[I] += Step;
+    Minus[I] -= Step;
+    double Taken = Plus[I] - Minus[I]; // f may overwrite its input
+    Grad[I] = (f(Plus.data(), rest...) - f(Minus.data(), rest...)) / Taken;
+  }
+  return Grad;
 }
 
 template <class T> constexpr long double fdTolerance() {

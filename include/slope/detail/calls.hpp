@@ -30,8 +30,10 @@ template <class R, class... P> struct Call<R (*)(P...)> {
     static_assert(sizeof...(A) == sizeof...(P),
                   "slope: wrong number of arguments for the differentiated "
                   "function");
-    return reverseImpl<F, WithValue>(std::index_sequence_for<P...>{},
-                                     std::forward<A>(args)...);
+    // Only the assertion above when the count is wrong, not a cascade.
+    if constexpr (sizeof...(A) == sizeof...(P))
+      return reverseImpl<F, WithValue>(std::index_sequence_for<P...>{},
+                                       std::forward<A>(args)...);
   }
 
   template <auto F, bool WithValue, class... A>
@@ -39,8 +41,10 @@ template <class R, class... P> struct Call<R (*)(P...)> {
     static_assert(sizeof...(A) == sizeof...(P),
                   "slope: wrong number of arguments for the differentiated "
                   "function");
-    return forwardImpl<F, WithValue>(std::index_sequence_for<P...>{},
-                                     std::forward<A>(args)...);
+    // Only the assertion above when the count is wrong, not a cascade.
+    if constexpr (sizeof...(A) == sizeof...(P))
+      return forwardImpl<F, WithValue>(std::index_sequence_for<P...>{},
+                                       std::forward<A>(args)...);
   }
 
 private:

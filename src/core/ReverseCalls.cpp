@@ -1,0 +1,130 @@
+//===- ReverseCalls.cpp - Calls in reverse mode ---------------------------===//
+//
+// A call with a custom derivative runs as it is in the primal sweep; its
+// pullback runs in the reverse sweep. A call that preprocessing could not
+// inline (recursion) becomes a call of the callee's augmented forward, and
+// its reverse part runs at the mirrored point of the reverse sweep with the
+// record the augmented forward left (SplitDerivative.h).
+//
+//===----------------------------------------------------------------------===//
+#include "CallDerivatives.h"
+#include "CustomRules.h"
+#include "DiffError.h"
+#include "ReverseEmitter.h"
+#include "Rules.h"
+#include "SplitDerivative.h"
+
+#include "llvm/IR/InstIterator.h"
+
+using namespace llvm;
+
+namespace slope {
+
+Error ReverseEmitter::splitCalls() {
+  SmallVector<CallBase *, 8> Calls;
+  for (Instruction &I : instructions(*Derivative))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (isDifferentiableCall(*Call) && !customRuleOfCall(*Call, Req.Rules) &&
+          !findRule(I) &&
+          !(Req.Rules && Req.Rules->isInactive(Call->getCalledFunction())) &&
+          (Activity->isActive(Call) || any_of(Call->args(), [&](Use &A) {
+             return Activity->isActive(A.get()) ||
+                    Activity->isShadowed(A.get());
+           })))
+        Calls.push_back(Call);
+  for (CallBase *Call : Calls) {
+    if (Activity->isShadowed(Call))
+      return unsupported(*Call, "it returns a differentiated pointer from a "
+                                "call Slope cannot inline");
+    for (unsigned I = 0; I < Call->arg_size(); ++I)
+      if (Call->isByValArgument(I) &&
+          Activity->isShadowed(Call->getArgOperand(I)))
+        return unsupported(*Call, "it passes a struct of differentiated data "
+                                  "by value to a call Slope cannot inline");
+    DiffRequest CalleeReq =
+        requestForCall(*Call, DiffMode::Reverse, *Activity, Req);
+    Expected<SplitDerivative> Parts = getSplitDerivative(CalleeReq);
+    if (!Parts)
+      return Parts.takeError();
+    IRBuilder<> B(Call);
+    SmallVector<Value *, 16> Args(Call->args());
+    for (auto [Arg, Kind] : zip(Call->args(), CalleeReq.Args))
+      if (Kind == ArgActivity::Dup)
+        Args.push_back(Shadows->get(Arg));
+    AllocaInst *RecordSlot = entrySlot(B.getPtrTy(), "record.slot", nullptr);
+    Args.push_back(RecordSlot);
+    CallInst *Augmented = B.CreateCall(Parts->Augmented, Args);
+    Augmented->setDebugLoc(ruleCallLocation(*Call));
+    Augmented->takeName(Call);
+    Value *Record = B.CreateLoad(B.getPtrTy(), RecordSlot, "record");
+    Call->replaceAllUsesWith(Augmented);
+    Activity->replaceValue(Call, Augmented);
+    SplitCalls[Augmented] = {Parts->Reverse, CalleeReq.Args, Record};
+    Call->eraseFromParent();
+  }
+  return Error::success();
+}
+
+Error ReverseEmitter::emitSplitCallReverse(CallBase &Call,
+                                           const SplitCall &Split,
+                                           Value *Adjoint, IRBuilderBase &B) {
+  SmallVector<Value *, 16> Args;
+  unsigned N = Split.Args.size();
+  for (unsigned I = 0; I < N; ++I)
+    Args.push_back(primalValue(Call.getArgOperand(I), B));
+  for (unsigned I = 0; I < N; ++I)
+    if (Split.Args[I] == ArgActivity::Dup)
+      Args.push_back(shadowAt(Call.getArgOperand(I), B));
+  if (Call.getType()->isFloatingPointTy())
+    Args.push_back(Adjoint ? Adjoint : Constant::getNullValue(Call.getType()));
+  Args.push_back(primalValue(Split.Record, B));
+  CallInst *Result = B.CreateCall(Split.Reverse, Args);
+  Result->setDebugLoc(ruleCallLocation(Call));
+  // {primal result (unused), adjoints of the active arguments...}
+  unsigned Field = Call.getType()->isVoidTy() ? 0 : 1;
+  for (unsigned I = 0; I < N; ++I)
+    if (Split.Args[I] == ArgActivity::Active)
+      accumulate(Call.getArgOperand(I), B.CreateExtractValue(Result, Field++),
+                 B);
+  return Error::success();
+}
+
+Error ReverseEmitter::emitCustomReverse(CallBase &Call, const CustomRule &Rule,
+                                        Value *Adjoint, IRBuilderBase &B) {
+  FunctionType *RuleType = Rule.Pullback->getFunctionType();
+  unsigned N = Call.arg_size();
+  if (RuleType->getNumParams() != 3 * N + 1)
+    return unsupported(Call, "its custom pullback does not match it");
+  SmallVector<Value *, 16> Args;
+  for (Value *A : Call.args())
+    Args.push_back(primalValue(A, B));
+  for (unsigned I = 0; I < N; ++I) {
+    Value *A = Call.getArgOperand(I);
+    Args.push_back(A->getType()->isPointerTy() && Activity->isShadowed(A)
+                       ? shadowAt(A, B)
+                       : Constant::getNullValue(RuleType->getParamType(N + I)));
+  }
+  Type *SeedType = RuleType->getParamType(2 * N);
+  Args.push_back(Adjoint ? Adjoint : Constant::getNullValue(SeedType));
+  SmallVector<AllocaInst *, 4> Outs;
+  for (Value *A : Call.args()) {
+    AllocaInst *Out = nullptr;
+    if (A->getType()->isFloatingPointTy()) {
+      Out = entrySlot(A->getType(), "custom.adjoint", nullptr);
+      B.CreateStore(Constant::getNullValue(A->getType()), Out);
+    }
+    Outs.push_back(Out);
+    Args.push_back(Out ? static_cast<Value *>(Out)
+                       : ConstantPointerNull::get(B.getPtrTy()));
+  }
+  // Adapters may carry debug info; calls to them need a location.
+  CallInst *RuleCall = B.CreateCall(Rule.Pullback, Args);
+  RuleCall->setDebugLoc(ruleCallLocation(Call));
+  RuleCall->setCallingConv(Rule.Pullback->getCallingConv());
+  for (auto [A, Out] : zip(Call.args(), Outs))
+    if (Out)
+      accumulate(A.get(), B.CreateLoad(A->getType(), Out), B);
+  return Error::success();
+}
+
+} // namespace slope

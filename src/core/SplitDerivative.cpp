@@ -1,0 +1,123 @@
+//===- SplitDerivative.cpp ------------------------------------------------===//
+#include "SplitDerivative.h"
+#include "CloneInto.h"
+#include "Differentiator.h"
+#include "Emitters.h"
+#include "SeamCut.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace slope {
+namespace {
+
+struct PendingSplit {
+  std::string Combined;
+  SplitDerivative Parts;
+};
+
+/// Combined derivatives being generated, and the splits waiting for them.
+thread_local StringSet<> InProgress;
+thread_local SmallVector<PendingSplit, 4> Pending;
+
+std::string partName(const DiffRequest &Req, StringRef Part) {
+  return (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
+      .str();
+}
+
+void discardParts(const SplitDerivative &Parts) {
+  discardGenerated(*Parts.Augmented);
+  discardGenerated(*Parts.Reverse);
+}
+
+SplitDerivative declareParts(const DiffRequest &Req) {
+  Module &M = *Req.Target->getParent();
+  FunctionType *Combined = reverseDerivativeType(Req);
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  SmallVector<Type *, 8> Params(Combined->params());
+  if (Req.Target->getReturnType()->isFloatingPointTy())
+    Params.pop_back(); // the seed
+  Params.push_back(Ptr);
+  auto *AugmentedType =
+      FunctionType::get(Req.Target->getReturnType(), Params, false);
+  Params.assign(Combined->param_begin(), Combined->param_end());
+  Params.push_back(Ptr);
+  auto *ReverseType =
+      FunctionType::get(Combined->getReturnType(), Params, false);
+  // External until they have bodies: an internal declaration is invalid.
+  return {Function::Create(AugmentedType, GlobalValue::ExternalLinkage,
+                           partName(Req, "augmented"), M),
+          Function::Create(ReverseType, GlobalValue::ExternalLinkage,
+                           partName(Req, "reverse_part"), M)};
+}
+
+} // namespace
+
+Expected<SplitDerivative> getSplitDerivative(const DiffRequest &Req) {
+  Module &M = *Req.Target->getParent();
+  if (Function *Augmented = M.getFunction(partName(Req, "augmented")))
+    return SplitDerivative{Augmented,
+                           M.getFunction(partName(Req, "reverse_part"))};
+  SplitDerivative Parts = declareParts(Req);
+  std::string Name = Req.derivativeName();
+  if (InProgress.contains(Name)) {
+    Pending.push_back({Name, Parts});
+    return Parts;
+  }
+  bool Existed = M.getFunction(Name) != nullptr;
+  Expected<Function *> Combined = getDerivative(Req);
+  Error E = Combined ? cutAtSeams(**Combined, *Parts.Augmented, *Parts.Reverse)
+                     : Combined.takeError();
+  if (Combined && !Existed && (*Combined)->use_empty())
+    (*Combined)->eraseFromParent();
+  if (E) {
+    discardParts(Parts);
+    return std::move(E);
+  }
+  return Parts;
+}
+
+void insertSeam(IRBuilderBase &B, unsigned Index, Value *Result) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Marker = M.getOrInsertFunction(
+      (SeamPrefix + Twine(Index)).str(),
+      FunctionType::get(B.getVoidTy(), {}, /*isVarArg=*/true));
+  SmallVector<Value *, 1> Args;
+  if (Result)
+    Args.push_back(Result);
+  B.CreateCall(Marker, Args);
+}
+
+void beginDerivative(StringRef Name) { InProgress.insert(Name); }
+
+Error endDerivative(StringRef Name, Function *Derivative) {
+  InProgress.erase(Name);
+  Error Result = Error::success();
+  SmallVector<PendingSplit, 4> Waiting;
+  for (PendingSplit &Split : Pending)
+    if (Split.Combined == Name)
+      Waiting.push_back(Split);
+  erase_if(Pending, [&](const PendingSplit &P) { return P.Combined == Name; });
+  for (PendingSplit &Split : Waiting) {
+    Error E = Derivative ? cutAtSeams(*Derivative, *Split.Parts.Augmented,
+                                      *Split.Parts.Reverse)
+                         : Error::success();
+    if (!Derivative || E)
+      discardParts(Split.Parts);
+    Result = joinErrors(std::move(Result), std::move(E));
+  }
+  return Result;
+}
+
+void removeSeams(Module &M) {
+  for (Function &F : make_early_inc_range(M))
+    if (F.getName().starts_with(SeamPrefix)) {
+      for (User *U : make_early_inc_range(F.users()))
+        cast<Instruction>(U)->eraseFromParent();
+      F.eraseFromParent();
+    }
+}
+
+} // namespace slope
