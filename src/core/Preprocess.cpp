@@ -1,5 +1,6 @@
 //===- Preprocess.cpp -----------------------------------------------------===//
 #include "Preprocess.h"
+#include "AggregateReturns.h"
 #include "Allocations.h"
 #include "CustomRules.h"
 
@@ -12,6 +13,7 @@
 #include "llvm/Transforms/Scalar/ADCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
@@ -83,7 +85,7 @@ void dropCleanups(Function &F, const TargetLibraryInfo &TLI) {
 
 } // namespace
 
-void simplify(Function &F, bool CanonicalLoops) {
+void simplify(Function &F, bool ForDifferentiation) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -97,6 +99,13 @@ void simplify(Function &F, bool CanonicalLoops) {
 
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  // Slope differentiates scalars: vector values (a struct of two floats
+  // is returned as <2 x float>; SROA forms vectors) become their elements.
+  if (ForDifferentiation) {
+    ScalarizerPassOptions Options;
+    Options.ScalarizeLoadStore = true;
+    FPM.addPass(ScalarizerPass(Options));
+  }
   FPM.addPass(EarlyCSEPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
@@ -104,7 +113,7 @@ void simplify(Function &F, bool CanonicalLoops) {
   // that exposes.
   FPM.addPass(InstCombinePass());
   FPM.addPass(ADCEPass());
-  if (CanonicalLoops)
+  if (ForDifferentiation)
     FPM.addPass(LoopSimplifyPass());
   FPM.run(F, FAM);
 }
@@ -137,7 +146,8 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   dropCleanups(*Clone, TLI);
   inlineCallees(*Clone, Target, Rules);
   dropCleanups(*Clone, TLI);
-  simplify(*Clone, /*CanonicalLoops=*/true);
+  returnAggregatesThroughMemory(*Clone);
+  simplify(*Clone, /*ForDifferentiation=*/true);
   return Clone;
 }
 

@@ -25,9 +25,10 @@ llvm::Function *prepareClone(llvm::Function &Target, const CustomRules *Rules,
 /// what is differentiated when grad<Target> itself is asked for.
 llvm::Function *makeCallWrapper(llvm::Function &Target);
 
-/// Runs the simplification pipeline on \p F (used on generated code too),
-/// ending with LoopSimplify when \p CanonicalLoops.
-void simplify(llvm::Function &F, bool CanonicalLoops = false);
+/// Runs the simplification pipeline on \p F (used on generated code too).
+/// \p ForDifferentiation adds scalarization of vector code and ends with
+/// LoopSimplify.
+void simplify(llvm::Function &F, bool ForDifferentiation = false);
 
 } // namespace slope
 

@@ -41,6 +41,66 @@ double scaledNorm(double *y, int n) {
   return t;
 }
 
+// Recursive functions returning structs: by value in registers ({double,
+// double}; two floats travel as <2 x float>), mixed with integers, and
+// through an sret pointer (four doubles).
+struct Pair {
+  double A, B;
+};
+Pair rotate(double X, int N) {
+  if (N == 0)
+    return {std::cos(X), std::sin(X)};
+  Pair R = rotate(X * 0.5, N - 1);
+  return {R.A * R.A - R.B * R.B, 2 * R.A * R.B};
+}
+double usePair(double X, int N) {
+  Pair R = rotate(X, N);
+  return R.A + 3 * R.B;
+}
+
+struct FloatPair {
+  float A, B;
+};
+FloatPair rotateFloat(float X, int N) {
+  if (N == 0)
+    return {std::cos(X), std::sin(X)};
+  FloatPair R = rotateFloat(X * 0.5f, N - 1);
+  return {R.A * R.A - R.B * R.B, 2 * R.A * R.B};
+}
+float useFloatPair(float X, int N) {
+  FloatPair R = rotateFloat(X, N);
+  return R.A + 3 * R.B;
+}
+
+struct Tagged {
+  double Value;
+  int Steps;
+};
+Tagged countDown(double X, int N) {
+  if (N == 0)
+    return {X, 0};
+  Tagged T = countDown(std::sqrt(X + 1), N - 1);
+  return {T.Value * X, T.Steps + 1};
+}
+double useTagged(double X, int N) {
+  Tagged T = countDown(X, N);
+  return T.Value * T.Steps;
+}
+
+struct Quad {
+  double A, B, C, D;
+};
+Quad spread(double X, int N) {
+  if (N == 0)
+    return {X, X * X, std::sin(X), 1};
+  Quad R = spread(X * 0.9, N - 1);
+  return {R.A + R.B, R.B * R.C, R.C + X, R.D * X};
+}
+double useQuad(double X, int N) {
+  Quad R = spread(X, N);
+  return R.A + R.B + R.C + R.D;
+}
+
 template <auto F, class... Rest> void checkFirst(double X, Rest... rest) {
   auto G = [&](double x) { return F(x, rest...); };
   long double Ref = check::centralDifference<0>(G, X);
@@ -71,6 +131,25 @@ TEST(Recursion, ForwardModeThroughPointers) {
   // Σ (2y)² → directional derivative 8·y₀.
   EXPECT_DOUBLE_EQ(slope::derivative<scaledNorm>(slope::dup(Y, T), 3), 8.0);
   EXPECT_DOUBLE_EQ(Y[0], 2.0);
+}
+
+TEST(Recursion, StructResults) {
+  checkFirst<usePair>(0.7, 3);
+  checkFirst<useTagged>(0.7, 4);
+  checkFirst<useQuad>(0.7, 3);
+}
+
+TEST(Recursion, FloatPairResult) {
+  // Reference in double: the float function's derivative, evaluated in
+  // float, agrees to float precision.
+  auto F = [](double X) {
+    Pair R = rotate(X, 3);
+    return R.A + 3 * R.B;
+  };
+  long double Ref = check::centralDifference<0>(F, 0.7);
+  EXPECT_TRUE(check::near(slope::grad<useFloatPair>(0.7f, 3), Ref, 1e-5));
+  EXPECT_TRUE(check::near(
+      slope::derivative<useFloatPair>(slope::dual(0.7f, 1.0f), 3), Ref, 1e-5));
 }
 
 } // namespace
