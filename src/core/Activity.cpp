@@ -300,6 +300,9 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
         return Error::success(); // lround, is.fpclass, ...: no derivative
     if (isDifferentiableCall(*Call))
       return Error::success(); // through the callee's derivative
+    if (!Call->getCalledFunction())
+      return unsupported(I, "the function called through this pointer is "
+                            "not known at compile time");
     return unsupported(I, "no derivative rule for this function and its "
                           "definition is not available");
   }

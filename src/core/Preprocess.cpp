@@ -44,8 +44,10 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 
-void inlineCallees(Function &Clone, const Function &Original,
+/// Inlines what can be; returns whether anything was.
+bool inlineCallees(Function &Clone, const Function &Original,
                    const CustomRules *Rules) {
+  bool Inlined = false;
   for (unsigned Round = 0; Round < InlineRounds; ++Round) {
     SmallVector<CallBase *, 8> Calls;
     for (BasicBlock &BB : Clone)
@@ -56,13 +58,15 @@ void inlineCallees(Function &Clone, const Function &Original,
     bool Changed = false;
     for (CallBase *Call : Calls) {
       if (instructionCount(Clone) > InlineBudget)
-        return;
+        return Inlined;
       InlineFunctionInfo Info;
       Changed |= InlineFunction(*Call, Info).isSuccess();
     }
+    Inlined |= Changed;
     if (!Changed)
-      return;
+      break;
   }
+  return Inlined;
 }
 
 /// Derivatives do not run cleanups: a call that could unwind into one
@@ -146,6 +150,13 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   dropCleanups(*Clone, TLI);
   inlineCallees(*Clone, Target, Rules);
   dropCleanups(*Clone, TLI);
+  simplify(*Clone, /*ForDifferentiation=*/true);
+  // Simplification turns calls through known function pointers (at -O0,
+  // held in locals and structs) into direct calls: inline those too.
+  if (inlineCallees(*Clone, Target, Rules)) {
+    dropCleanups(*Clone, TLI);
+    simplify(*Clone, /*ForDifferentiation=*/true);
+  }
   returnAggregatesThroughMemory(*Clone);
   simplify(*Clone, /*ForDifferentiation=*/true);
   return Clone;

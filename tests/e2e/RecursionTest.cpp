@@ -1,7 +1,7 @@
 // Calls that cannot be inlined (direct, mutual and tree recursion) go
 // through the callees' own derivatives: forward derivatives in forward
 // mode, recomputing combined gradients in reverse mode.
-#include "Check.h"
+#include "Expect.h"
 
 #include <slope/slope.hpp>
 
@@ -101,23 +101,14 @@ double useQuad(double X, int N) {
   return R.A + R.B + R.C + R.D;
 }
 
-template <auto F, class... Rest> void checkFirst(double X, Rest... rest) {
-  auto G = [&](double x) { return F(x, rest...); };
-  long double Ref = check::centralDifference<0>(G, X);
-  EXPECT_TRUE(check::near(slope::grad<F>(X, rest...), Ref, 1e-7)) << "reverse";
-  EXPECT_TRUE(check::near(slope::derivative<F>(slope::dual(X, 1.0), rest...),
-                          Ref, 1e-7))
-      << "forward";
-}
-
 TEST(Recursion, Direct) {
   for (int N : {0, 1, 5})
-    checkFirst<power>(1.3, N);
+    check::expectFirstArgFD<power>(1.3, N);
 }
 
-TEST(Recursion, Mutual) { checkFirst<even>(0.5, 6); }
+TEST(Recursion, Mutual) { check::expectFirstArgFD<even>(0.5, 6); }
 
-TEST(Recursion, Tree) { checkFirst<tree>(0.5, 4); }
+TEST(Recursion, Tree) { check::expectFirstArgFD<tree>(0.5, 4); }
 
 TEST(Recursion, ArgumentsChangeActivityAlongTheWay) {
   auto [GX, GK] = slope::grad<damped>(0.7, 0.9, 4);
@@ -134,9 +125,9 @@ TEST(Recursion, ForwardModeThroughPointers) {
 }
 
 TEST(Recursion, StructResults) {
-  checkFirst<usePair>(0.7, 3);
-  checkFirst<useTagged>(0.7, 4);
-  checkFirst<useQuad>(0.7, 3);
+  check::expectFirstArgFD<usePair>(0.7, 3);
+  check::expectFirstArgFD<useTagged>(0.7, 4);
+  check::expectFirstArgFD<useQuad>(0.7, 3);
 }
 
 TEST(Recursion, FloatPairResult) {
