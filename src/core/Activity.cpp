@@ -4,6 +4,7 @@
 #include "CallDerivatives.h"
 #include "CustomRules.h"
 #include "DiffError.h"
+#include "KnownInactive.h"
 #include "Rules.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -35,32 +36,6 @@ SmallVector<Use *, 4> differentiableOperands(Instruction &I) {
 namespace {
 
 bool isScalarFP(const Value *V) { return V->getType()->isFloatingPointTy(); }
-
-/// Library functions whose arguments never influence a differentiated
-/// result (formatted and stream output). Calling them
-/// with active values or differentiated pointers needs no derivative code.
-bool isKnownInactiveCall(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func))
-    return false;
-  switch (Func) {
-  case LibFunc_printf:
-  case LibFunc_fprintf:
-  case LibFunc_puts:
-  case LibFunc_fputs:
-  case LibFunc_putchar:
-  case LibFunc_fputc:
-  case LibFunc_putc:
-  case LibFunc_fflush:
-  case LibFunc_fwrite:
-  case LibFunc_perror:
-  case LibFunc_under_IO_putc:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// Intrinsics that may take a shadowed pointer without touching the data.
 bool isHarmlessPointerUse(const CallBase &Call) {

@@ -1,0 +1,21 @@
+//===- KnownInactive.h - Library calls without derivatives ------*- C++ -*-===//
+#ifndef SLOPE_CORE_KNOWNINACTIVE_H
+#define SLOPE_CORE_KNOWNINACTIVE_H
+
+namespace llvm {
+class CallBase;
+class TargetLibraryInfo;
+} // namespace llvm
+
+namespace slope {
+
+/// Library functions whose arguments never influence a differentiated
+/// result: formatted and stream output, string formatting, clocks, random
+/// numbers, environment and process control. Calls to them with active
+/// values or differentiated pointers need no derivative code.
+bool isKnownInactiveCall(const llvm::CallBase &Call,
+                         const llvm::TargetLibraryInfo &TLI);
+
+} // namespace slope
+
+#endif
