@@ -25,7 +25,7 @@ std::optional<DiffMode> markerMode(const Function &F) {
   return std::nullopt;
 }
 
-static Expected<StringRef> readDescriptor(Value *V, CallInst &Call) {
+static Expected<StringRef> readDescriptor(Value *V, CallBase &Call) {
   auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
   // (CUDA device copies are externally_initialized; the header made them.)
   if (GV && GV->hasInitializer())
@@ -37,7 +37,7 @@ static Expected<StringRef> readDescriptor(Value *V, CallInst &Call) {
                                &Call);
 }
 
-Expected<MarkerCall> parseMarker(CallInst &Call, DiffMode Mode) {
+Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
   MarkerCall Marker;
   Marker.Call = &Call;
   DiffRequest &Req = Marker.Request;

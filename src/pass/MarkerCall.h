@@ -18,7 +18,8 @@
 namespace slope {
 
 struct MarkerCall {
-  llvm::CallInst *Call = nullptr;
+  /// A call, or an invoke when the API call sits in a try block.
+  llvm::CallBase *Call = nullptr;
   DiffRequest Request;
   /// Where the primal result goes (a null constant when unused).
   llvm::Value *ResultOut = nullptr;
@@ -32,7 +33,7 @@ struct MarkerCall {
 std::optional<DiffMode> markerMode(const llvm::Function &F);
 
 /// Decodes a marker call; an error names what does not fit.
-llvm::Expected<MarkerCall> parseMarker(llvm::CallInst &Call, DiffMode Mode);
+llvm::Expected<MarkerCall> parseMarker(llvm::CallBase &Call, DiffMode Mode);
 
 } // namespace slope
 

@@ -36,6 +36,24 @@ void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
     B.CreateStore(V, Ptr);
 }
 
+/// Calls \p Derivative where the marker is. A marker in a try block is an
+/// invoke: the derivative is invoked with the same handler (it throws
+/// whatever the primal throws), and \p B continues on its normal path.
+Value *callDerivative(IRBuilderBase &B, const MarkerCall &Marker,
+                      Function &Derivative, ArrayRef<Value *> Args) {
+  auto *Invoke = dyn_cast<InvokeInst>(Marker.Call);
+  if (!Invoke)
+    return B.CreateCall(&Derivative, Args);
+  BasicBlock *Normal = Invoke->getNormalDest();
+  BasicBlock *Results = BasicBlock::Create(B.getContext(), "slope.results",
+                                           Normal->getParent(), Normal);
+  Value *Result =
+      B.CreateInvoke(&Derivative, Results, Invoke->getUnwindDest(), Args);
+  Normal->replacePhiUsesWith(Invoke->getParent(), Results);
+  B.SetInsertPoint(BranchInst::Create(Normal, Results));
+  return Result;
+}
+
 void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
@@ -45,7 +63,7 @@ void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
       Args.push_back(Marker.Shadows[I]);
   if (RetTy->isFloatingPointTy())
     Args.push_back(ConstantFP::get(RetTy, 1.0));
-  Value *Result = B.CreateCall(&Derivative, Args);
+  Value *Result = callDerivative(B, Marker, Derivative, Args);
   unsigned Field = 0;
   if (!RetTy->isVoidTy())
     storeUnlessNull(B, B.CreateExtractValue(Result, Field++), Marker.ResultOut);
@@ -62,7 +80,7 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   for (auto [I, Activity] : enumerate(Marker.Request.Args))
     if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
       Args.push_back(Marker.Shadows[I]);
-  Value *Result = B.CreateCall(&Derivative, Args);
+  Value *Result = callDerivative(B, Marker, Derivative, Args);
   if (RetTy->isFloatingPointTy()) {
     storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
     storeUnlessNull(B, B.CreateExtractValue(Result, 1), Marker.TangentOut);
@@ -92,7 +110,7 @@ Error checkShadows(const MarkerCall &Marker) {
   return Error::success();
 }
 
-void reportFailure(CallInst &Call, const Function *Target, DiffMode Mode,
+void reportFailure(CallBase &Call, const Function *Target, DiffMode Mode,
                    Error E) {
   handleAllErrors(std::move(E), [&](const ErrorInfoBase &Info) {
     DiagnosticReport Report;
@@ -164,7 +182,7 @@ void restoreRuleTargets(Module &M) {
 }
 
 /// Handles one marker call; returns false when it failed (and was reported).
-bool processMarker(CallInst &Call, DiffMode Mode, const CustomRules &Rules) {
+bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
   Expected<MarkerCall> Marker = parseMarker(Call, Mode);
   if (!Marker) {
     auto *Target = dyn_cast<Function>(
@@ -202,7 +220,7 @@ bool processMarker(CallInst &Call, DiffMode Mode, const CustomRules &Rules) {
 
 PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   restoreRuleTargets(M);
-  SmallVector<std::pair<CallInst *, DiffMode>, 8> Markers;
+  SmallVector<std::pair<CallBase *, DiffMode>, 8> Markers;
   SmallVector<Function *, 4> Declarations;
   for (Function &F : M) {
     std::optional<DiffMode> Mode = markerMode(F);
@@ -210,15 +228,10 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     Declarations.push_back(&F);
     SmallVector<User *, 8> Users(F.users());
-    for (User *U : Users) {
-      // Inlined into code with cleanups, the marker is an invoke; it never
-      // throws, and neither does the derivative that replaces it.
-      if (auto *Invoke = dyn_cast<InvokeInst>(U))
-        U = changeToCall(Invoke);
-      if (auto *Call = dyn_cast<CallInst>(U);
-          Call && Call->getCalledFunction() == &F)
+    for (User *U : Users)
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == &F && !isa<CallBrInst>(Call))
         Markers.push_back({Call, *Mode});
-    }
   }
   CustomRules Rules = readRules(M);
   if (Markers.empty() && Rules.globals().empty())
@@ -231,9 +244,11 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
         A.removeAttr(Attribute::Returned);
 
   for (auto [Call, Mode] : Markers) {
-    processMarker(*Call, Mode, Rules);
     // A failed request has been reported as an error, which fails the
     // compilation; the call goes either way so later passes see valid IR.
+    if (!processMarker(*Call, Mode, Rules))
+      if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+        Call = changeToCall(Invoke);
     Call->eraseFromParent();
   }
   for (Function *F : Declarations)
