@@ -39,6 +39,13 @@ SLOPE_HD constexpr Dup<T> dup(T *primal, T *shadow, std::size_t extent = 0) {
   return {primal, shadow, extent};
 }
 
+/// A read-only input with its (writable) shadow: adjoints accumulate there.
+template <class T>
+SLOPE_HD constexpr Dup<const T> dup(const T *primal, T *shadow,
+                                    std::size_t extent = 0) {
+  return {primal, shadow, extent};
+}
+
 template <class T, class U>
 SLOPE_HD constexpr Dual<T> dual(T value, U tangent) {
   return {value, static_cast<T>(tangent)};

@@ -8,6 +8,7 @@
 #include "SourceTypes.h"
 #include "SplitDerivative.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -25,10 +26,18 @@ bool &dumpDerivatives() {
   return Dump;
 }
 
-void dump(const Function &Derivative) {
-  errs() << "slope: generated " << Derivative.getName() << " ("
-         << sourceName(Derivative.getName()) << ")\n"
-         << Derivative << "\n";
+bool isGenerated(const Function &F) {
+  return F.getName().contains(".slope.") && !F.isDeclaration();
+}
+
+/// Prints the functions this run generated: derivatives, the augmented
+/// forward and reverse parts of calls that stay calls, and their helpers.
+void dumpGenerated(const Module &M, const StringSet<> &Before) {
+  for (const Function &F : M)
+    if (isGenerated(F) && !Before.contains(F.getName()))
+      errs() << "slope: generated " << F.getName() << " ("
+             << sourceName(F.getName()) << ")\n"
+             << F << "\n";
 }
 
 void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
@@ -199,12 +208,9 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
                                        Call.getContext())
             : nullptr);
   Error Checked = checkShadows(*Marker);
-  bool Existed = Call.getModule()->getFunction(Req.derivativeName()) != nullptr;
   Expected<Function *> Derivative =
       Checked ? Expected<Function *>(std::move(Checked))
               : getDerivative(Marker->Request);
-  if (Derivative && !Existed && dumpDerivatives())
-    dump(**Derivative);
   if (!Derivative) {
     reportFailure(Call, Marker->Request.Target, Mode, Derivative.takeError());
     return false;
@@ -236,6 +242,10 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   CustomRules Rules = readRules(M);
   if (Markers.empty() && Rules.globals().empty())
     return PreservedAnalyses::all();
+  StringSet<> GeneratedBefore;
+  for (Function &F : M)
+    if (isGenerated(F))
+      GeneratedBefore.insert(F.getName());
   // What the optimizer inferred from a rule target's body (such as
   // `returned`) must not let simplification bypass its rule.
   for (Function &F : M)
@@ -255,6 +265,8 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
     if (F->use_empty())
       F->eraseFromParent();
   removeSeams(M);
+  if (dumpDerivatives())
+    dumpGenerated(M, GeneratedBefore);
   // The rule tables have served; they do not belong in the object file.
   SmallPtrSet<Constant *, 4> RuleGlobals(Rules.globals().begin(),
                                          Rules.globals().end());

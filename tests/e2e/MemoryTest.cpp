@@ -252,3 +252,17 @@ TEST(Memory, PointerToPointerMatrix) {
 }
 
 } // namespace
+
+TEST(Memory, ReadOnlyInputsWithWritableShadows) {
+  const std::vector<double> X = wave(5, 0.8);
+  std::vector<double> DX(5, 0.0), Ref(5, 0.0);
+  std::vector<double> Copy = X;
+  // dup(const double *, double *): the shadow of a read-only input.
+  slope::grad<stackArray>(slope::dup(X.data(), DX.data()), 5);
+  slope::grad<stackArray>(slope::dup(Copy.data(), Ref.data()), 5);
+  EXPECT_EQ(DX, Ref);
+  std::vector<double> V = direction(5);
+  EXPECT_EQ(
+      slope::derivative<stackArray>(slope::dup(X.data(), V.data()), 5),
+      slope::derivative<stackArray>(slope::dup(Copy.data(), V.data()), 5));
+}
