@@ -3,9 +3,11 @@
 #include "AggregateReturns.h"
 #include "Allocations.h"
 #include "CustomRules.h"
+#include "SeamCut.h"
 
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -87,6 +89,14 @@ void dropCleanups(Function &F, const TargetLibraryInfo &TLI) {
     }
 }
 
+/// A derivative used inside the target (nested differentiation) brings
+/// its seam markers along when inlined; they mark nothing here.
+void dropSeams(Function &F) {
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && seamIndex(*Call))
+      Call->eraseFromParent();
+}
+
 } // namespace
 
 void simplify(Function &F, bool ForDifferentiation) {
@@ -150,6 +160,7 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   dropCleanups(*Clone, TLI);
   inlineCallees(*Clone, Target, Rules);
   dropCleanups(*Clone, TLI);
+  dropSeams(*Clone);
   simplify(*Clone, /*ForDifferentiation=*/true);
   // Simplification turns calls through known function pointers (at -O0,
   // held in locals and structs) into direct calls: inline those too.

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -222,11 +223,55 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
   return true;
 }
 
+using MarkerList = SmallVector<std::pair<CallBase *, DiffMode>, 8>;
+
+/// Whether \p Target, or a function it calls, holds a marker that is
+/// still to be processed.
+bool reachesPendingMarker(Function *Target,
+                          const DenseMap<Function *, unsigned> &Pending) {
+  SmallPtrSet<Function *, 16> Seen;
+  SmallVector<Function *, 16> Work{Target};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (!F || !Seen.insert(F).second)
+      continue;
+    if (Pending.lookup(F))
+      return true;
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        Work.push_back(Call->getCalledFunction());
+  }
+  return false;
+}
+
+/// Nested differentiation (a target that itself calls grad): inner
+/// markers are processed first, so that the outer target calls their
+/// derivatives, which Slope differentiates like any code.
+MarkerList innermostFirst(const MarkerList &Markers) {
+  DenseMap<Function *, unsigned> Pending;
+  for (auto [Call, Mode] : Markers)
+    ++Pending[Call->getFunction()];
+  MarkerList Left = Markers, Ordered;
+  while (!Left.empty()) {
+    auto *Next = find_if(Left, [&](const auto &Marker) {
+      auto *Target = dyn_cast<Function>(
+          Marker.first->getArgOperand(0)->stripPointerCastsAndAliases());
+      return !Target || !reachesPendingMarker(Target, Pending);
+    });
+    if (Next == Left.end())
+      Next = Left.begin(); // a cycle: reported when it is processed
+    --Pending[Next->first->getFunction()];
+    Ordered.push_back(*Next);
+    Left.erase(Next);
+  }
+  return Ordered;
+}
+
 } // namespace
 
 PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   restoreRuleTargets(M);
-  SmallVector<std::pair<CallBase *, DiffMode>, 8> Markers;
+  MarkerList Markers;
   SmallVector<Function *, 4> Declarations;
   for (Function &F : M) {
     std::optional<DiffMode> Mode = markerMode(F);
@@ -253,7 +298,7 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       for (Argument &A : F.args())
         A.removeAttr(Attribute::Returned);
 
-  for (auto [Call, Mode] : Markers) {
+  for (auto [Call, Mode] : innermostFirst(Markers)) {
     // A failed request has been reported as an error, which fails the
     // compilation; the call goes either way so later passes see valid IR.
     if (!processMarker(*Call, Mode, Rules))
