@@ -25,6 +25,13 @@ template <class Fn> struct Call {
 };
 
 template <class R, class... P> struct Call<R (*)(P...)> {
+  // A struct result has no seed and no tangent of its own.
+  static_assert(std::is_void_v<R> || std::is_scalar_v<R>,
+                "slope: the differentiated function must return a "
+                "floating-point scalar, void, or an integer or pointer "
+                "(not differentiated); return a struct's fields through a "
+                "pointer parameter passed with slope::dup");
+
   template <auto F, bool WithValue, class... A>
   SLOPE_HD static auto reverse(A &&...args) {
     static_assert(sizeof...(A) == sizeof...(P),

@@ -1,0 +1,35 @@
+// Misuses of the API are one clear error each, pointing at the call (no
+// cascade of follow-on errors): wrong argument count, an argument that
+// does not convert, a struct result.
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNT %s 2>&1 | FileCheck %s --check-prefix=COUNT
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCONVERT %s 2>&1 | FileCheck %s --check-prefix=CONVERT
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DRESULT %s 2>&1 | FileCheck %s --check-prefix=RESULT
+#include <slope/slope.hpp>
+
+struct Pair {
+  double a, b;
+};
+double scale(double x, int n) { return x * n; }
+Pair both(double x) { return {x, x * x}; }
+
+void use() {
+#ifdef COUNT
+  // COUNT: error: static assertion failed{{.*}}wrong number of arguments for the differentiated function
+  // COUNT: api-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::grad<scale>(1.0);
+  // COUNT-NOT: error:
+  // COUNT: 1 error generated
+#endif
+#ifdef CONVERT
+  // CONVERT: error: static assertion failed{{.*}}an argument does not convert to the parameter type
+  // CONVERT: api-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::grad<scale>(1.0, "three");
+#endif
+#ifdef RESULT
+  // RESULT: error: static assertion failed{{.*}}must return a floating-point scalar, void, or an integer or pointer
+  // RESULT: api-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::grad<both>(1.0);
+  // RESULT-NOT: error:
+  // RESULT: 1 error generated
+#endif
+}
