@@ -2,6 +2,7 @@
 #include "Differentiator.h"
 #include "CloneInto.h"
 #include "CustomRules.h"
+#include "DeviceLowering.h"
 #include "DiffError.h"
 #include "Emitters.h"
 #include "Preprocess.h"
@@ -56,6 +57,8 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
                                         ? emitForward(Req, *Primal, TLI)
                                         : emitReverse(Req, *Primal, TLI);
   Primal->eraseFromParent();
+  if (Derivative)
+    lowerForDevice(**Derivative);
   // Recursive calls asked for parts of this derivative: cut them now.
   if (Error E = endDerivative(Name, Derivative ? *Derivative : nullptr)) {
     discardGenerated(**Derivative);

@@ -3,6 +3,7 @@
 #include "AggregateReturns.h"
 #include "Allocations.h"
 #include "CustomRules.h"
+#include "Rules.h"
 #include "SeamCut.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -42,7 +43,7 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
          Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
-         !(Rules && Rules->isOpaque(Callee)) &&
+         !(Rules && Rules->isOpaque(Callee)) && !findRule(Call) &&
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 

@@ -11,6 +11,13 @@ namespace slope {
 /// Every rule, in declaration order.
 llvm::ArrayRef<DerivativeRule> ruleTable();
 
+/// Rules of operations only NVVM intrinsics have (NVVMRules.cpp).
+llvm::ArrayRef<DerivativeRule> nvvmRuleTable();
+
+/// Each NVVM intrinsic with a rule, and the name of its rule.
+void forEachNVVMAlias(
+    llvm::function_ref<void(llvm::Intrinsic::ID, llvm::StringRef)> Visit);
+
 } // namespace slope
 
 #endif

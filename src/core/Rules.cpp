@@ -16,6 +16,12 @@ Value *RuleOperands::x(unsigned I) {
   return Available(Primal.getOperand(I));
 }
 
+Intrinsic::ID RuleOperands::intrinsic() const {
+  const auto *Call = dyn_cast<CallBase>(&Primal);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee ? Callee->getIntrinsicID() : Intrinsic::not_intrinsic;
+}
+
 Value *RuleOperands::c(double V) { return ConstantFP::get(type(), V); }
 Value *RuleOperands::add(Value *A, Value *B2) { return B.CreateFAdd(A, B2); }
 Value *RuleOperands::sub(Value *A, Value *B2) { return B.CreateFSub(A, B2); }
@@ -45,14 +51,18 @@ struct RuleIndex {
   StringMap<const DerivativeRule *> ByLibmName;
 
   RuleIndex() {
-    for (const DerivativeRule &Rule : ruleTable()) {
-      if (Rule.Opcode)
-        ByOpcode[Rule.Opcode] = &Rule;
-      else
-        ByLibmName[Rule.Name] = &Rule;
-      if (Rule.Intrinsic != Intrinsic::not_intrinsic)
-        ByIntrinsic[Rule.Intrinsic] = &Rule;
-    }
+    for (ArrayRef<DerivativeRule> Table : {ruleTable(), nvvmRuleTable()})
+      for (const DerivativeRule &Rule : Table) {
+        if (Rule.Opcode)
+          ByOpcode[Rule.Opcode] = &Rule;
+        else
+          ByLibmName[Rule.Name] = &Rule;
+        if (Rule.Intrinsic != Intrinsic::not_intrinsic)
+          ByIntrinsic[Rule.Intrinsic] = &Rule;
+      }
+    forEachNVVMAlias([&](Intrinsic::ID ID, StringRef Name) {
+      ByIntrinsic[ID] = ByLibmName.lookup(Name);
+    });
   }
 };
 
@@ -81,11 +91,11 @@ Value *scale(IRBuilderBase &B, const DerivativeRule &Rule, Value *Partial,
   return B.CreateSelect(B.CreateFCmpOEQ(Factor, Zero), Zero, Product);
 }
 
-/// A C math function: declared here, not defined, taking and returning
-/// the same floating-point type.
-bool hasMathPrototype(const Function &Callee) {
+/// A C math function: declared here, not defined (unless \p MayHaveBody),
+/// taking and returning the same floating-point type.
+bool hasMathPrototype(const Function &Callee, bool MayHaveBody) {
   Type *Ty = Callee.getReturnType();
-  if (!Callee.isDeclaration() || !Ty->isFloatingPointTy() ||
+  if ((!MayHaveBody && !Callee.isDeclaration()) || !Ty->isFloatingPointTy() ||
       Callee.arg_empty() || Callee.isVarArg())
     return false;
   return all_of(Callee.args(),
@@ -102,10 +112,14 @@ const DerivativeRule *findRule(const Instruction &I) {
       return nullptr;
     if (Intrinsic::ID ID = Callee->getIntrinsicID())
       return Index.ByIntrinsic.lookup(ID);
-    if (!hasMathPrototype(*Callee))
+    // CUDA's libdevice (__nv_sin, __nv_powf, ...) may be linked in: its
+    // functions keep their rules even with a body.
+    StringRef Name = Callee->getName();
+    bool LibDevice = Name.consume_front("__nv_");
+    if (!hasMathPrototype(*Callee, LibDevice))
       return nullptr;
-    const DerivativeRule *Rule = Index.ByLibmName.lookup(
-        libmBaseName(Callee->getName(), Call->getType()));
+    const DerivativeRule *Rule =
+        Index.ByLibmName.lookup(libmBaseName(Name, Call->getType()));
     return Rule && Rule->Arity == Call->arg_size() ? Rule : nullptr;
   }
   return Index.ByOpcode.lookup(I.getOpcode());

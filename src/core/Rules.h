@@ -32,6 +32,8 @@ public:
   llvm::Value *x(unsigned I);
   /// The primal result.
   llvm::Value *y() { return Available(&Primal); }
+  /// The intrinsic the primal calls (not_intrinsic otherwise).
+  llvm::Intrinsic::ID intrinsic() const;
   llvm::Type *type() { return Primal.getType(); }
   llvm::Value *c(double V);
 

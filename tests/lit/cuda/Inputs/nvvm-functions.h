@@ -1,0 +1,30 @@
+// Device functions built from NVVM intrinsics (clang's __nvvm builtins) and
+// libdevice functions, shared by the CUDA rule tests. No CUDA headers.
+#ifndef SLOPE_TESTS_NVVM_FUNCTIONS_H
+#define SLOPE_TESTS_NVVM_FUNCTIONS_H
+
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#include <slope/slope.hpp>
+
+extern "C" __device__ double __nv_sin(double);
+extern "C" __device__ double __nv_pow(double, double);
+extern "C" __device__ float __nv_expf(float);
+
+__device__ double doubles(double x, double y) {
+  double s = __nvvm_sqrt_rn_d(x) + __nvvm_rsqrt_approx_d(x) +
+             __nvvm_rcp_rn_d(y) + __nvvm_div_rz_d(x, y);
+  s += __nvvm_fma_rn_d(x, y, s) + __nvvm_fmin_d(x, y) + __nvvm_fmax_d(x, y);
+  s += __nvvm_fabs_d(-x) + __nvvm_saturate_d(x * 0.25) +
+       __nvvm_ex2_approx_d(x) + __nvvm_lg2_approx_d(y);
+  return s * __nv_sin(x) + __nv_pow(x, y);
+}
+
+__device__ float floats(float x) {
+  float s = __nvvm_sqrt_approx_ftz_f(x) + __nvvm_sin_approx_f(x) +
+            __nvvm_cos_approx_ftz_f(x) + __nvvm_sqrt_rn_f(x);
+  s += __nvvm_ex2_approx_ftz_f(x) + __nvvm_lg2_approx_f(x);
+  return s * __nv_expf(x);
+}
+
+#endif
