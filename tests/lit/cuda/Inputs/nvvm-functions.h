@@ -27,4 +27,19 @@ __device__ float floats(float x) {
   return s * __nv_expf(x);
 }
 
+// At x = 0 the partials of sqrt, rsqrt and lg2 are infinite; their
+// results are multiplied by zero, so a zero adjoint reaches them and must
+// stay zero: the gradient is exactly 1.
+__device__ double singular(double x) {
+  return __nvvm_sqrt_rn_d(x) * 0.0 + __nvvm_rsqrt_approx_d(x) * 0.0 +
+         __nvvm_lg2_approx_d(x) * 0.0 + x;
+}
+
+// Forward mode: a zero tangent enters sqrt(0) and rsqrt(0) (through
+// z = x·0) and must stay zero: the derivative is exactly 1.
+__device__ double singularTangent(double x) {
+  double z = x * 0.0;
+  return __nvvm_sqrt_rn_d(z) + x * __nvvm_fmin_d(__nvvm_rsqrt_approx_d(z), 1.0);
+}
+
 #endif
