@@ -14,7 +14,10 @@
 #include "ReverseEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -60,14 +63,52 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
 
 } // namespace
 
+/// GPU code: other threads may accumulate into the same shadow.
+static bool isGPUCode(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isNVPTX() || T.isAMDGPU();
+}
+
+/// Barriers the reverse sweep replays at the mirrored point: what threads
+/// exchanged through memory after the barrier, their adjoints exchange
+/// before it.
+static bool isBarrier(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::nvvm_barrier0:
+  case Intrinsic::nvvm_barrier_sync:
+  case Intrinsic::nvvm_barrier_sync_cnt:
+  case Intrinsic::nvvm_bar_sync:
+  case Intrinsic::amdgcn_s_barrier:
+    return true;
+  default:
+    return false;
+  }
+}
+
 void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
                                      IRBuilderBase &B) {
   Value *Shadow = shadowAt(Load.getPointerOperand(), B);
+  // On a GPU, memory outside the thread's own stack may be read by many
+  // threads: their adjoints add up atomically.
+  if (isGPUCode(*Derivative->getParent()) &&
+      !isa<AllocaInst>(getUnderlyingObject(Load.getPointerOperand()))) {
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, Shadow, Adjoint, Load.getAlign(),
+                      AtomicOrdering::Monotonic);
+    return;
+  }
   Value *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
   B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign());
 }
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
+  if (auto *Intr = dyn_cast<IntrinsicInst>(&I);
+      Intr && isBarrier(Intr->getIntrinsicID())) {
+    SmallVector<Value *, 2> Args;
+    for (Value *A : Intr->args())
+      Args.push_back(primalValue(A, B));
+    B.CreateCall(Intr->getCalledFunction(), Args);
+    return Error::success();
+  }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
       return emitCustomReverse(*Call, *Custom, nullptr, B);

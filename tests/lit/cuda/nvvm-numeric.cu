@@ -15,7 +15,13 @@
 #include "Inputs/nvvm-functions.h"
 
 __device__ void entry(double *out, const double *in, float *fo,
-                      const float *fi, double *singularOut) {
+                      const float *fi, double *singularOut,
+                      double *bodyOut) {
+  // One thread (thread index 0 on the CPU): y = 2·x² + x, seeded with 1.
+  double x = in[0], y = 0, partial = 0, xBar = 0, yBar = 1, partialBar = 0;
+  slope::grad<body>(slope::dup(&x, &xBar), slope::dup(&y, &yBar),
+                    slope::dup(&partial, &partialBar), 1);
+  bodyOut[0] = xBar;
   auto [dx, dy] = slope::grad<doubles>(in[0], in[1]);
   out[0] = dx;
   out[1] = dy;
@@ -33,4 +39,5 @@ __device__ void entry(double *out, const double *in, float *fo,
 // CHECK: ok float forward
 // CHECK: ok singular reverse
 // CHECK: ok singular forward
+// CHECK: ok kernel body reverse
 // CHECK-NOT: FAIL

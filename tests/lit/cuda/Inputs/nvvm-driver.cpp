@@ -7,7 +7,7 @@
 double doubles(double x, double y);
 float floats(float x);
 void entry(double *out, const double *in, float *fo, const float *fi,
-           double *singular);
+           double *singular, double *body);
 
 static int failures = 0;
 
@@ -19,9 +19,9 @@ static void expect(const char *what, double ad, double ref, double tol) {
 }
 
 int main() {
-  double in[2] = {1.7, 2.3}, out[3], singular[2];
+  double in[2] = {1.7, 2.3}, out[3], singular[2], body[1];
   float fi[1] = {0.8f}, fo[2];
-  entry(out, in, fo, fi, singular);
+  entry(out, in, fo, fi, singular, body);
   double h = 1e-6;
   double dx = (doubles(in[0] + h, in[1]) - doubles(in[0] - h, in[1])) / (2 * h);
   double dy = (doubles(in[0], in[1] + h) - doubles(in[0], in[1] - h)) / (2 * h);
@@ -34,5 +34,6 @@ int main() {
   expect("float forward", fo[1], fd, 2e-3);
   expect("singular reverse", singular[0], 1.0, 0);
   expect("singular forward", singular[1], 1.0, 0);
+  expect("kernel body reverse", body[0], 4 * in[0] + 1, 1e-15);
   return failures;
 }

@@ -42,4 +42,13 @@ __device__ double singularTangent(double x) {
   return __nvvm_sqrt_rn_d(z) + x * __nvvm_fmin_d(__nvvm_rsqrt_approx_d(z), 1.0);
 }
 
+// A kernel body: each thread combines its element with its neighbour's
+// through memory shared across a barrier.
+__device__ void body(const double *x, double *y, double *partial, int n) {
+  int i = __nvvm_read_ptx_sreg_tid_x();
+  partial[i] = x[i] * x[(i + 1) % n];
+  __syncthreads();
+  y[i] = partial[(i + 1) % n] * 2 + x[i];
+}
+
 #endif
