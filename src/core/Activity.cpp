@@ -6,6 +6,7 @@
 #include "DiffError.h"
 #include "KnownInactive.h"
 #include "Rules.h"
+#include "SharedMemory.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/InstIterator.h"
@@ -70,7 +71,7 @@ private:
   Error checkVariedUse(Instruction &I, const Use &U);
   void findUseful();
   Error checkIntegerCopies();
-  bool isAllocationToShadow(Instruction &I);
+  bool isAllocationToShadow(Value &I);
   void shadow(Value *V) {
     if (Shadowed.insert(V).second)
       Work.push_back(V);
@@ -103,11 +104,13 @@ private:
 
 public:
   DenseMap<const StoreInst *, LoadInst *> IntegerCopies;
+  SmallVector<GlobalVariable *, 2> SharedRoots;
 };
 
 } // namespace
 
-void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out) {
+void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out,
+                     const Function *In) {
   SmallPtrSet<Value *, 16> Seen;
   SmallVector<Value *, 16> Stack{Root};
   while (!Stack.empty()) {
@@ -116,9 +119,10 @@ void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out) {
       continue;
     for (User *U : V->users()) {
       auto *I = dyn_cast<Instruction>(U);
-      if (!I)
+      if (!I || (In && I->getFunction() != In))
         continue;
-      if (isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I))
+      if (isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
+          isa<AddrSpaceCastInst>(I))
         Stack.push_back(I);
       else
         Out.push_back(I);
@@ -128,15 +132,17 @@ void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out) {
 
 namespace {
 
-/// Allocations (allocas, malloc, new) get a shadow when they hold
-/// floating-point data or pointers, or are copied or cleared as bytes.
-bool Analysis::isAllocationToShadow(Instruction &I) {
+/// Allocations (allocas, malloc, new, GPU shared arrays) get a shadow when
+/// they hold floating-point data or pointers, or are copied or cleared as
+/// bytes.
+bool Analysis::isAllocationToShadow(Value &I) {
   auto *Call = dyn_cast<CallBase>(&I);
-  if (!isa<AllocaInst>(I) &&
+  auto *Shared = dyn_cast<GlobalVariable>(&I);
+  if (!isa<AllocaInst>(I) && !(Shared && isSharedMemory(*Shared)) &&
       !(Call && (asAllocation(*Call, TLI) || asReallocation(*Call, TLI))))
     return false;
   SmallVector<Instruction *, 16> Accesses;
-  collectAccesses(&I, Accesses);
+  collectAccesses(&I, Accesses, &F);
   for (Instruction *A : Accesses) {
     if (auto *Load = dyn_cast<LoadInst>(A))
       if (Load->getType()->isFPOrFPVectorTy() || Load->getType()->isPointerTy())
@@ -161,6 +167,10 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
   if (isa<PHINode>(User) || isa<SelectInst>(User)) {
     if (!isa<SelectInst>(User) || U.getOperandNo() != 0)
       shadow(&User);
+    return Error::success();
+  }
+  if (isa<AddrSpaceCastInst>(User)) {
+    shadow(&User);
     return Error::success();
   }
   if (auto *Load = dyn_cast<LoadInst>(&User)) {
@@ -200,12 +210,18 @@ Error Analysis::findShadowedPointers() {
   for (Instruction &I : instructions(F))
     if (isAllocationToShadow(I))
       shadow(&I);
+  for (GlobalVariable &GV : F.getParent()->globals())
+    if (isAllocationToShadow(GV)) {
+      shadow(&GV);
+      SharedRoots.push_back(&GV);
+    }
   // Stores of pointers into memory may be checked before the destination is
   // known to be shadowed: iterate to a fixed point, then check.
   while (!Work.empty()) {
     Value *V = Work.pop_back_val();
     for (Use &U : V->uses())
-      if (auto *User = dyn_cast<Instruction>(U.getUser()))
+      if (auto *User = dyn_cast<Instruction>(U.getUser());
+          User && User->getFunction() == &F)
         if (Error E = checkPointerUse(*User, U)) {
           if (isa<StoreInst>(User)) {
             consumeError(std::move(E));
@@ -217,7 +233,7 @@ Error Analysis::findShadowedPointers() {
   for (const Value *V : Shadowed)
     for (const Use &U : V->uses()) {
       auto *Store = dyn_cast<StoreInst>(U.getUser());
-      if (Store && U.getOperandNo() == 0 &&
+      if (Store && Store->getFunction() == &F && U.getOperandNo() == 0 &&
           !Shadowed.contains(Store->getPointerOperand()))
         return unsupported(*Store, "a differentiated pointer is stored where "
                                    "Slope cannot track it");
@@ -411,6 +427,7 @@ Expected<ActivityInfo> ActivityInfo::analyze(Function &F,
   if (Error E = A.run(Info.Active, Info.Shadowed))
     return std::move(E);
   Info.IntegerCopies = std::move(A.IntegerCopies);
+  Info.SharedArrays = std::move(A.SharedRoots);
   return Info;
 }
 

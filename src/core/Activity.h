@@ -21,6 +21,7 @@
 #include "llvm/Support/Error.h"
 
 namespace llvm {
+class GlobalVariable;
 class LoadInst;
 class StoreInst;
 class TargetLibraryInfo;
@@ -35,9 +36,11 @@ class CustomRules;
 llvm::SmallVector<llvm::Use *, 4> differentiableOperands(llvm::Instruction &I);
 
 /// The instructions that use memory reached from \p Root through address
-/// arithmetic (GEPs, phis, selects).
+/// arithmetic (GEPs, phis, selects, address-space casts); only those of
+/// \p In when given (a global is used by many functions).
 void collectAccesses(llvm::Value *Root,
-                     llvm::SmallVectorImpl<llvm::Instruction *> &Out);
+                     llvm::SmallVectorImpl<llvm::Instruction *> &Out,
+                     const llvm::Function *In = nullptr);
 
 class ActivityInfo {
 public:
@@ -58,6 +61,10 @@ public:
   llvm::LoadInst *integerCopySource(const llvm::StoreInst *S) const {
     return IntegerCopies.lookup(S);
   }
+  /// GPU shared arrays with shadows.
+  llvm::ArrayRef<llvm::GlobalVariable *> sharedArrays() const {
+    return SharedArrays;
+  }
 
   /// \p New takes the place of \p Old (an emitter replaced a call).
   void replaceValue(const llvm::Value *Old, const llvm::Value *New) {
@@ -71,6 +78,7 @@ private:
   llvm::SmallPtrSet<const llvm::Value *, 32> Active;
   llvm::SmallPtrSet<const llvm::Value *, 32> Shadowed;
   llvm::DenseMap<const llvm::StoreInst *, llvm::LoadInst *> IntegerCopies;
+  llvm::SmallVector<llvm::GlobalVariable *, 2> SharedArrays;
 };
 
 } // namespace slope

@@ -15,6 +15,7 @@
 #include "Preprocess.h"
 #include "Rules.h"
 #include "Shadows.h"
+#include "SharedMemory.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/IR/IRBuilder.h"
@@ -94,6 +95,7 @@ Expected<Function *> ForwardEmitter::run() {
       cloneIntoNewSignature(Primal, FunctionType::get(NewRetTy, Params, false),
                             Req.derivativeName(), Map);
 
+  localizeSharedMemory(*Derivative);
   auto Analysis =
       ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
   if (!Analysis)

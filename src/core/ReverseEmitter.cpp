@@ -22,6 +22,7 @@
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "Rules.h"
+#include "SharedMemory.h"
 #include "SplitDerivative.h"
 #include "Tape.h"
 
@@ -306,6 +307,7 @@ Expected<Function *> ReverseEmitter::run() {
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
 
+  localizeSharedMemory(*Derivative);
   auto Analysis =
       ActivityInfo::analyze(*Derivative, Req.Args, ResultIsFP, TLI, Req.Rules);
   if (!Analysis)

@@ -3,6 +3,7 @@
 #include "Allocations.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
+#include "SharedMemory.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -51,6 +52,9 @@ Error ShadowMap::buildTwin(Instruction &I) {
     PHINode *Twin = B.CreatePHI(I.getType(), Phi->getNumIncomingValues(), Name);
     Phis.push_back({Phi, Twin});
     Shadows[&I] = Twin;
+  } else if (auto *Cast = dyn_cast<AddrSpaceCastInst>(&I)) {
+    Shadows[&I] = B.CreateAddrSpaceCast(get(Cast->getPointerOperand()),
+                                        I.getType(), Name);
   } else if (auto *Select = dyn_cast<SelectInst>(&I)) {
     Shadows[&I] =
         B.CreateSelect(Select->getCondition(), get(Select->getTrueValue()),
@@ -124,6 +128,13 @@ void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
 }
 
 Error ShadowMap::build() {
+  SmallVector<GlobalVariable *, 2> SharedTwins;
+  for (GlobalVariable *Shared : Activity.sharedArrays()) {
+    SharedTwins.push_back(sharedShadow(*Shared));
+    Shadows[Shared] = SharedTwins.back();
+  }
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  clearSharedShadows(Entry, SharedTwins);
   ReversePostOrderTraversal<Function *> RPO(&F);
   SmallVector<Instruction *, 64> Primal;
   for (BasicBlock *BB : RPO)

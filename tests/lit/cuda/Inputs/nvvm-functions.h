@@ -5,6 +5,7 @@
 
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
 #include <slope/slope.hpp>
 
 extern "C" __device__ double __nv_sin(double);
@@ -49,6 +50,15 @@ __device__ void body(const double *x, double *y, double *partial, int n) {
   partial[i] = x[i] * x[(i + 1) % n];
   __syncthreads();
   y[i] = partial[(i + 1) % n] * 2 + x[i];
+}
+
+// The same exchange through a __shared__ tile.
+__device__ void sharedBody(const double *x, double *y, int n) {
+  __shared__ double tile[64];
+  int i = __nvvm_read_ptx_sreg_tid_x();
+  tile[i] = x[i] * x[i];
+  __syncthreads();
+  y[i] = tile[(i + 1) % n] + tile[i];
 }
 
 #endif
