@@ -10,6 +10,7 @@
 #include "ApiCalls.h"
 #include "Diagnostics.h"
 #include "DiffError.h"
+#include "LibDevice.h"
 #include "SlopePass.h"
 #include "SourceTypes.h"
 
@@ -139,6 +140,10 @@ protected:
                                                  llvm::StringRef) override {
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [](llvm::PassBuilder &PB) { registerSlopePass(PB); });
+    std::vector<std::string> Bitcode;
+    for (const auto &File : CI.getCodeGenOpts().LinkBitcodeFiles)
+      Bitcode.push_back(File.Filename);
+    setBuiltinBitcodeFiles(std::move(Bitcode));
     return std::make_unique<SlopeConsumer>(CI);
   }
 

@@ -125,6 +125,15 @@ const DerivativeRule *findRule(const Instruction &I) {
   return Index.ByOpcode.lookup(I.getOpcode());
 }
 
+const DerivativeRule *libDeviceRule(const Function &F) {
+  StringRef Name = F.getName();
+  if (!Name.consume_front("__nv_") || !hasMathPrototype(F, true))
+    return nullptr;
+  const DerivativeRule *Rule =
+      index().ByLibmName.lookup(libmBaseName(Name, F.getReturnType()));
+  return Rule && Rule->Arity == F.arg_size() ? Rule : nullptr;
+}
+
 Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
                     ArrayRef<Value *> Tangents) {
   Value *Sum = nullptr;

@@ -82,6 +82,10 @@ struct DerivativeRule {
 /// C math functions with the math prototype, by libm name.
 const DerivativeRule *findRule(const llvm::Instruction &I);
 
+/// For a CUDA libdevice math function with a body (__nv_sin, __nv_powf):
+/// the libm rule that stands for it, or null.
+const DerivativeRule *libDeviceRule(const llvm::Function &F);
+
 /// Emits Σ ∂y/∂xᵢ·ẋᵢ for the operands with a tangent (null: zero tangent).
 /// Returns the tangent of the result.
 llvm::Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,

@@ -4,7 +4,9 @@
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "Differentiator.h"
+#include "LibDevice.h"
 #include "MarkerCall.h"
+#include "Rules.h"
 #include "SourceTypes.h"
 #include "SplitDerivative.h"
 
@@ -14,6 +16,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -149,16 +152,23 @@ constexpr StringLiteral OpaqueSuffix = ".slope.opaque";
 /// marked inactive must reach the pass as calls, so they go to an opaque
 /// declaration that no inlining or interprocedural analysis can see through
 /// (a rule for f(x) = x would otherwise be lost to `returned` inference).
-/// SlopePass points them back at the function before differentiating.
+/// So do calls to CUDA libdevice math functions (always-inline bodies of
+/// bit tricks), whose derivatives come from the libm rules. SlopePass
+/// points them back at the functions before differentiating.
 struct HideRuleTargets : PassInfoMixin<HideRuleTargets> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     CustomRules Rules = readRules(M);
     bool Changed = false;
     for (Function &F : make_early_inc_range(M)) {
-      if (!Rules.isOpaque(&F) || F.isDeclaration())
+      bool LibDevice = libDeviceRule(F) != nullptr;
+      if (!(Rules.isOpaque(&F) || LibDevice) || F.isDeclaration())
         continue;
-      F.addFnAttr(Attribute::NoInline);
-      F.removeFnAttr(Attribute::AlwaysInline);
+      if (LibDevice) // internal: kept alive until SlopePass
+        appendToCompilerUsed(M, {&F});
+      else {
+        F.addFnAttr(Attribute::NoInline);
+        F.removeFnAttr(Attribute::AlwaysInline);
+      }
       Function *Proxy = nullptr;
       for (User *U : make_early_inc_range(F.users())) {
         auto *Call = dyn_cast<CallBase>(U);
@@ -188,6 +198,29 @@ void restoreRuleTargets(Module &M) {
       continue;
     Proxy.replaceAllUsesWith(Target);
     Proxy.eraseFromParent();
+  }
+  removeFromUsedLists(M, [](Constant *C) {
+    auto *F = dyn_cast<Function>(C);
+    return F && libDeviceRule(*F);
+  });
+}
+
+/// The inliner has run; libdevice functions hidden from it are inlined
+/// now where they are always-inline (everywhere, as clang intends).
+void inlineLibDevice(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.hasFnAttribute(Attribute::AlwaysInline) ||
+        !libDeviceRule(F))
+      continue;
+    SmallVector<CallBase *, 8> Calls;
+    for (User *U : F.users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == &F)
+        Calls.push_back(Call);
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo Info;
+      InlineFunction(*Call, Info);
+    }
   }
 }
 
@@ -310,6 +343,10 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
     if (F->use_empty())
       F->eraseFromParent();
   removeSeams(M);
+  if (std::string Problem = linkMissingLibDevice(M); !Problem.empty())
+    M.getContext().emitError("slope: derivatives need libdevice functions: " +
+                             Problem);
+  inlineLibDevice(M);
   if (dumpDerivatives())
     dumpGenerated(M, GeneratedBefore);
   // The rule tables have served; they do not belong in the object file.

@@ -14,6 +14,7 @@ config.substitutions.append(("%opt", os.path.join(tools, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
 config.substitutions.append(("%lli", os.path.join(tools, "lli")))
 config.substitutions.append(("%llc", os.path.join(tools, "llc")))
+config.substitutions.append(("%llvm_as", os.path.join(tools, "llvm-as")))
 config.substitutions.append(("%slope_pass", config.slope_pass))
 config.substitutions.append(("%slope_plugin", config.slope_plugin))
 config.substitutions.append(
