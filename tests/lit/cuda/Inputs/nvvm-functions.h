@@ -18,6 +18,7 @@ __device__ double doubles(double x, double y) {
   s += __nvvm_fma_rn_d(x, y, s) + __nvvm_fmin_d(x, y) + __nvvm_fmax_d(x, y);
   s += __nvvm_fabs_d(-x) + __nvvm_saturate_d(x * 0.25) +
        __nvvm_ex2_approx_d(x) + __nvvm_lg2_approx_d(y);
+  s += __nvvm_mul_rn_d(x, y) + __nvvm_add_rz_d(x, s);
   return s * __nv_sin(x) + __nv_pow(x, y);
 }
 

@@ -31,3 +31,5 @@ define double @__nv_pow(double %x, double %y) { %r = call double @llvm.pow.f64(d
 define float @__nv_expf(float %x) { %r = call float @llvm.exp.f32(float %x)  ret float %r }
 define i32 @cpu.nvvm.read.ptx.sreg.tid.x() { ret i32 0 }
 define void @cpu.nvvm.barrier0() { ret void }
+define double @cpu.nvvm.mul.rn.d(double %a, double %b) { %r = fmul double %a, %b  ret double %r }
+define double @cpu.nvvm.add.rz.d(double %a, double %b) { %r = fadd double %a, %b  ret double %r }
