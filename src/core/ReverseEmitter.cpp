@@ -50,7 +50,11 @@ FunctionType *reverseDerivativeType(const DiffRequest &Req) {
   for (unsigned I = 0; I < Req.Args.size(); ++I)
     if (Req.isActive(I))
       Adjoints.push_back(PrimalType->getParamType(I));
-  return FunctionType::get(resultStructType(RetTy, Adjoints), Params, false);
+  // Nothing to return is void, not {} (PTX has no empty return values).
+  Type *Result = RetTy->isVoidTy() && Adjoints.empty()
+                     ? RetTy
+                     : resultStructType(RetTy, Adjoints);
+  return FunctionType::get(Result, Params, false);
 }
 
 void ReverseEmitter::createSignatureAndClone() {
@@ -242,6 +246,10 @@ void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
 
 void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
   Type *RetTy = Derivative->getReturnType();
+  if (RetTy->isVoidTy()) {
+    FinalReturn = B.CreateRetVoid();
+    return;
+  }
   Value *Result = UndefValue::get(RetTy);
   unsigned Field = 0;
   if (ResultSlot)

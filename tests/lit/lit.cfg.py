@@ -24,3 +24,10 @@ config.environment["PATH"] = os.pathsep.join(
 if config.gxx and not config.gxx.endswith("NOTFOUND"):
     config.available_features.add("gxx")
     config.substitutions.append(("%gxx", config.gxx))
+
+# CUDA's assembler, when installed, must accept the PTX of derivatives.
+ptxas = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin",
+                     "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -17,13 +17,13 @@ define void @f(ptr %x, ptr %y) {
 declare void @_ZN5slope6detail14reverse_markerIJPvS2_S2_S2_EEEvPKvPKcS2_DpT_(ptr, ptr, ptr, ptr, ptr, ptr, ptr)
 
 ; CHECK-LABEL: define void @caller(
-; CHECK: call {} @f.slope.reverse.DD(ptr %x, ptr %y, ptr %dx, ptr %dy)
+; CHECK: call void @f.slope.reverse.DD(ptr %x, ptr %y, ptr %dx, ptr %dy)
 define void @caller(ptr %x, ptr %y, ptr %dx, ptr %dy) {
   call void @_ZN5slope6detail14reverse_markerIJPvS2_S2_S2_EEEvPKvPKcS2_DpT_(ptr @f, ptr @desc, ptr null, ptr %x, ptr %y, ptr %dx, ptr %dy)
   ret void
 }
 
-; CHECK-LABEL: define internal {} @f.slope.reverse.DD(ptr %x, ptr %y, ptr %x.shadow, ptr %y.shadow)
+; CHECK-LABEL: define internal void @f.slope.reverse.DD(ptr %x, ptr %y, ptr %x.shadow, ptr %y.shadow)
 ; The primal effect happens; the shadow address is formed beside it.
 ; CHECK: store double %p, ptr %y
 ; CHECK: %x1.addr.shadow = getelementptr inbounds i8, ptr %x.shadow, i64 8
@@ -35,4 +35,4 @@ define void @caller(ptr %x, ptr %y, ptr %dx, ptr %dy) {
 ; CHECK-DAG: [[D1:%.*]] = fmul double %x0, [[SEED]]
 ; CHECK-DAG: load double, ptr %x1.addr.shadow
 ; CHECK-DAG: load double, ptr %x.shadow
-; CHECK: ret {}
+; CHECK: ret void

@@ -16,8 +16,8 @@ __device__ double doubles(double x, double y) {
   double s = __nvvm_sqrt_rn_d(x) + __nvvm_rsqrt_approx_d(x) +
              __nvvm_rcp_rn_d(y) + __nvvm_div_rz_d(x, y);
   s += __nvvm_fma_rn_d(x, y, s) + __nvvm_fmin_d(x, y) + __nvvm_fmax_d(x, y);
-  s += __nvvm_fabs_d(-x) + __nvvm_saturate_d(x * 0.25) +
-       __nvvm_ex2_approx_d(x) + __nvvm_lg2_approx_d(y);
+  // (ex2/lg2.approx exist for f32 only in PTX: floats() has them.)
+  s += __nvvm_fabs_d(-x) + __nvvm_saturate_d(x * 0.25);
   s += __nvvm_mul_rn_d(x, y) + __nvvm_add_rz_d(x, s);
   return s * __nv_sin(x) + __nv_pow(x, y);
 }
@@ -34,7 +34,7 @@ __device__ float floats(float x) {
 // stay zero: the gradient is exactly 1.
 __device__ double singular(double x) {
   return __nvvm_sqrt_rn_d(x) * 0.0 + __nvvm_rsqrt_approx_d(x) * 0.0 +
-         __nvvm_lg2_approx_d(x) * 0.0 + x;
+         double(__nvvm_lg2_approx_f(float(x))) * 0.0 + x;
 }
 
 // Forward mode: a zero tangent enters sqrt(0) and rsqrt(0) (through
