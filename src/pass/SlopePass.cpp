@@ -207,7 +207,9 @@ void restoreRuleTargets(Module &M) {
 
 /// The inliner has run; libdevice functions hidden from it are inlined
 /// now where they are always-inline (everywhere, as clang intends).
-void inlineLibDevice(Module &M) {
+/// Returns whether anything was.
+bool inlineLibDevice(Module &M) {
+  bool Inlined = false;
   for (Function &F : M) {
     if (F.isDeclaration() || !F.hasFnAttribute(Attribute::AlwaysInline) ||
         !libDeviceRule(F))
@@ -219,9 +221,10 @@ void inlineLibDevice(Module &M) {
         Calls.push_back(Call);
     for (CallBase *Call : Calls) {
       InlineFunctionInfo Info;
-      InlineFunction(*Call, Info);
+      Inlined |= InlineFunction(*Call, Info).isSuccess();
     }
   }
+  return Inlined;
 }
 
 /// Handles one marker call; returns false when it failed (and was reported).
@@ -318,8 +321,11 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
         Markers.push_back({Call, *Mode});
   }
   CustomRules Rules = readRules(M);
-  if (Markers.empty() && Rules.globals().empty())
-    return PreservedAnalyses::all();
+  if (Markers.empty() && Rules.globals().empty()) {
+    // Calls to libdevice were hidden from the inliner in any case.
+    return inlineLibDevice(M) ? PreservedAnalyses::none()
+                              : PreservedAnalyses::all();
+  }
   StringSet<> GeneratedBefore;
   for (Function &F : M)
     if (isGenerated(F))
