@@ -3,7 +3,7 @@
 # Ninja, GoogleTest, Google Benchmark, Python (for lit).
 set -euo pipefail
 packages=(
-  clang-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
+  clang-19 clangd-19 llvm-19-dev libclang-19-dev llvm-19-tools libclang-rt-19-dev
   cmake ninja-build g++ python3
   libgtest-dev libbenchmark-dev
 )

@@ -27,12 +27,22 @@
 #define SLOPE_INACTIVE
 #endif
 
+// Editors: clangd does not load compiler plugins. Defining SLOPE_EDITOR
+// (in .clangd: CompileFlags: Add: [-DSLOPE_EDITOR]) silences the
+// plugin-missing assertion so code using Slope indexes cleanly; nothing
+// built that way can run.
+#ifdef SLOPE_EDITOR
+#define SLOPE_PLUGIN_OR_EDITOR 1
+#else
+#define SLOPE_PLUGIN_OR_EDITOR SLOPE_PLUGIN_LOADED
+#endif
+
 namespace slope {
 
 namespace detail {
 template <auto F>
 inline constexpr bool plugin_loaded =
-    SLOPE_PLUGIN_LOADED || always_false<decltype(F)>;
+    SLOPE_PLUGIN_OR_EDITOR || always_false<decltype(F)>;
 } // namespace detail
 
 // Without the plugin only this assertion fires: the rest still type-checks,

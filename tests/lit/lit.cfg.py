@@ -31,3 +31,10 @@ ptxas = os.path.join(os.environ.get("CUDA_PATH", "/usr/local/cuda"), "bin",
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# clangd (editors) must index code that uses Slope.
+import shutil
+clangd = shutil.which("clangd-19")
+if clangd:
+    config.available_features.add("clangd")
+    config.substitutions.append(("%clangd", clangd))
