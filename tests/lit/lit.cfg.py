@@ -18,6 +18,8 @@ config.substitutions.append(("%llvm_as", os.path.join(tools, "llvm-as")))
 config.substitutions.append(("%slope_pass", config.slope_pass))
 config.substitutions.append(("%slope_plugin", config.slope_plugin))
 config.substitutions.append(
+    ("%slope_check", os.path.join(config.slope_binary_dir, "bin", "slope-check")))
+config.substitutions.append(
     ("%include", os.path.join(config.slope_source_dir, "include")))
 config.environment["PATH"] = os.pathsep.join(
     [tools, config.environment.get("PATH", "")])

@@ -17,7 +17,7 @@ cmake --build "$work/tree" >/dev/null
 
 step "install, then the consumer against the prefix"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-test -x "$work/prefix/bin/slope++" -a -x "$work/prefix/bin/slope-cc"
+test -x "$work/prefix/bin/slope++" -a -x "$work/prefix/bin/slope-cc" -a -x "$work/prefix/bin/slope-check"
 test -f "$work/prefix/lib/SlopeClang.so" -a -f "$work/prefix/lib/SlopePass.so"
 cmake -S "$src/samples/consumer" -B "$work/installed" -G Ninja \
   -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
