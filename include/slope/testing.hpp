@@ -267,13 +267,20 @@ private:
       std::apply(F, args);
     else
       value = static_cast<double>(std::apply(F, args));
+    return value + weighted(data);
+  }
+
+  /// Σ wᵢ·aᵢ over the arrays of \p Arrays (values or tangents), in the
+  /// order outputWeights has them.
+  template <class Data> double weighted(const Data &Arrays) {
+    double Sum = 0;
     std::size_t w = 0;
     forEachIndex([&](auto I) {
       if constexpr (Slot<std::tuple_element_t<I, std::tuple<A...>>>::Array)
-        for (auto x : std::get<I>(data))
-          value += outputWeights[w++] * static_cast<double>(x);
+        for (auto x : std::get<I>(Arrays))
+          Sum += outputWeights[w++] * static_cast<double>(x);
     });
-    return value;
+    return Sum;
   }
   template <class Data, std::size_t... I>
   auto primalArgs(const std::vector<double> &scalars, Data &data,
@@ -316,13 +323,7 @@ private:
       std::apply(DerivativeCall{}, args);
     else
       value = static_cast<double>(std::apply(DerivativeCall{}, args));
-    std::size_t w = 0;
-    forEachIndex([&](auto I) {
-      if constexpr (Slot<std::tuple_element_t<I, std::tuple<A...>>>::Array)
-        for (auto t : std::get<I>(tangents))
-          value += outputWeights[w++] * static_cast<double>(t);
-    });
-    return value;
+    return value + weighted(tangents);
   }
   template <class Data, std::size_t... I>
   auto forwardArgs(Data &data, Data &tangents,
