@@ -31,6 +31,26 @@ std::optional<DiffMode> apiMode(const FunctionDecl *FD) {
       .Default(std::nullopt);
 }
 
+/// The mode of an Enzyme entry point (`__enzyme_autodiff...` and the other
+/// `__enzyme_` functions the pass serves or refuses), if \p FD is one.
+std::optional<DiffMode> enzymeMode(const FunctionDecl *FD) {
+  if (!FD || !FD->getIdentifier() || !FD->getName().starts_with("__enzyme_"))
+    return std::nullopt;
+  return FD->getName().starts_with("__enzyme_fwddiff") ? DiffMode::Forward
+                                                       : DiffMode::Reverse;
+}
+
+/// The function an Enzyme call names first: `f`, `(void *)f` or `&f`.
+const FunctionDecl *enzymeTarget(const CallExpr *Call) {
+  if (Call->getNumArgs() == 0)
+    return nullptr;
+  const Expr *First = Call->getArg(0)->IgnoreParenCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(First))
+    First = AddressOf->getSubExpr()->IgnoreParenCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(First);
+  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+}
+
 /// The function behind the template argument F: a function, or the static
 /// invoker of a captureless lambda. Also returns the function whose body
 /// must be visible.
@@ -138,9 +158,20 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitCallExpr(CallExpr *Call) {
+    if (Call->isValueDependent() || Call->isTypeDependent())
+      return true;
     const FunctionDecl *Api = Call->getDirectCallee();
+    if (std::optional<DiffMode> Mode = enzymeMode(Api)) {
+      // The pass checks Enzyme calls; errors appear here.
+      const FunctionDecl *Target = enzymeTarget(Call);
+      Locations[{Target ? irName(Target) : "", *Mode}].push_back(
+          Call->getExprLoc());
+      if (Target)
+        recordPointees(Target);
+      return true;
+    }
     std::optional<DiffMode> Mode = apiMode(Api);
-    if (!Mode || Call->isValueDependent() || Call->isTypeDependent())
+    if (!Mode)
       return true;
     const TemplateArgumentList *Args = Api->getTemplateSpecializationArgs();
     if (!Args || Args->size() == 0)
@@ -150,8 +181,14 @@ public:
       return true; // the header's static checks explain the problem
     if (!Body->hasBody())
       WithoutBody.push_back({Call, Body});
+    Locations[{irName(Target), *Mode}].push_back(Call->getExprLoc());
+    recordPointees(Target);
+    return true;
+  }
+
+private:
+  void recordPointees(const FunctionDecl *Target) {
     std::string Name = irName(Target);
-    Locations[{Name, *Mode}].push_back(Call->getExprLoc());
     std::vector<const llvm::fltSemantics *> &Params = Pointees[Name];
     Params.clear();
     for (const ParmVarDecl *Param : Target->parameters()) {
@@ -160,10 +197,8 @@ public:
                            ? elementSemantics(T->getPointeeType(), Context)
                            : nullptr);
     }
-    return true;
   }
 
-private:
   std::string irName(const FunctionDecl *FD) {
     if (!Mangler->shouldMangleDeclName(FD))
       return FD->getName().str();

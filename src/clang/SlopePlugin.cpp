@@ -95,16 +95,27 @@ private:
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     unsigned Error =
         Diags.getCustomDiagID(DiagnosticsEngine::Error, "slope: %0");
-    for (SourceLocation Loc : It->second)
-      Diags.Report(Loc, Error) << Report.Message;
-    showStatement(Report.Location);
+    // The request's own location tells apart calls for the same target.
+    SourceLocation Request = Report.Request
+                                 ? sourceLocation(Report.Request->getDebugLoc())
+                                 : SourceLocation();
+    if (Request.isValid() && llvm::is_contained(It->second, Request))
+      Diags.Report(Request, Error) << Report.Message;
+    else
+      for (SourceLocation Loc : It->second)
+        Diags.Report(Loc, Error) << Report.Message;
+    if (SourceLocation At = sourceLocation(Report.Location);
+        At.isValid() && At != Request)
+      Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Note,
+                                             "the construct Slope cannot "
+                                             "differentiate is here"));
     return true;
   }
 
-  /// With -g, points at the statement that could not be differentiated.
-  void showStatement(const llvm::DebugLoc &Loc) {
+  /// Where \p Loc is in the source (invalid when unknown).
+  SourceLocation sourceLocation(const llvm::DebugLoc &Loc) {
     if (!Loc)
-      return;
+      return SourceLocation();
     auto *Scope = llvm::cast<llvm::DIScope>(Loc->getScope());
     llvm::SmallString<256> Path(Scope->getFilename());
     if (!llvm::sys::path::is_absolute(Path))
@@ -112,13 +123,8 @@ private:
     SourceManager &SM = CI.getSourceManager();
     auto File = SM.getFileManager().getOptionalFileRef(Path);
     if (!File)
-      return;
-    SourceLocation At =
-        SM.translateFileLineCol(*File, Loc.getLine(), Loc.getCol());
-    DiagnosticsEngine &Diags = CI.getDiagnostics();
-    Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Note,
-                                           "the construct Slope cannot "
-                                           "differentiate is here"));
+      return SourceLocation();
+    return SM.translateFileLineCol(*File, Loc.getLine(), Loc.getCol());
   }
 
   llvm::Type *pointeeType(llvm::StringRef Target, unsigned Arg,
@@ -138,6 +144,10 @@ class SlopeAction : public PluginASTAction {
 protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
+    // Source locations in the IR (no debug info in the object, as for
+    // -Rpass): the pass's errors then point at the statement at fault.
+    if (CI.getCodeGenOpts().getDebugInfo() == llvm::codegenoptions::NoDebugInfo)
+      CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [](llvm::PassBuilder &PB) { registerSlopePass(PB); });
     std::vector<std::string> Bitcode;

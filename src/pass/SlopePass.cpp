@@ -1,9 +1,11 @@
 //===- SlopePass.cpp ------------------------------------------------------===//
 #include "SlopePass.h"
+#include "CallSite.h"
 #include "CustomRules.h"
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "Differentiator.h"
+#include "EnzymeCall.h"
 #include "LibDevice.h"
 #include "MarkerCall.h"
 #include "Rules.h"
@@ -49,24 +51,6 @@ void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
     B.CreateStore(V, Ptr);
 }
 
-/// Calls \p Derivative where the marker is. A marker in a try block is an
-/// invoke: the derivative is invoked with the same handler (it throws
-/// whatever the primal throws), and \p B continues on its normal path.
-Value *callDerivative(IRBuilderBase &B, const MarkerCall &Marker,
-                      Function &Derivative, ArrayRef<Value *> Args) {
-  auto *Invoke = dyn_cast<InvokeInst>(Marker.Call);
-  if (!Invoke)
-    return B.CreateCall(&Derivative, Args);
-  BasicBlock *Normal = Invoke->getNormalDest();
-  BasicBlock *Results = BasicBlock::Create(B.getContext(), "slope.results",
-                                           Normal->getParent(), Normal);
-  Value *Result =
-      B.CreateInvoke(&Derivative, Results, Invoke->getUnwindDest(), Args);
-  Normal->replacePhiUsesWith(Invoke->getParent(), Results);
-  B.SetInsertPoint(BranchInst::Create(Normal, Results));
-  return Result;
-}
-
 void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
@@ -76,7 +60,7 @@ void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
       Args.push_back(Marker.Shadows[I]);
   if (RetTy->isFloatingPointTy())
     Args.push_back(ConstantFP::get(RetTy, 1.0));
-  Value *Result = callDerivative(B, Marker, Derivative, Args);
+  Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
   unsigned Field = 0;
   if (!RetTy->isVoidTy())
     storeUnlessNull(B, B.CreateExtractValue(Result, Field++), Marker.ResultOut);
@@ -93,7 +77,7 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   for (auto [I, Activity] : enumerate(Marker.Request.Args))
     if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
       Args.push_back(Marker.Shadows[I]);
-  Value *Result = callDerivative(B, Marker, Derivative, Args);
+  Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
   if (RetTy->isFloatingPointTy()) {
     storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
     storeUnlessNull(B, B.CreateExtractValue(Result, 1), Marker.TangentOut);
@@ -121,20 +105,6 @@ Error checkShadows(const MarkerCall &Marker) {
                                    Marker.Call);
   }
   return Error::success();
-}
-
-void reportFailure(CallBase &Call, const Function *Target, DiffMode Mode,
-                   Error E) {
-  handleAllErrors(std::move(E), [&](const ErrorInfoBase &Info) {
-    DiagnosticReport Report;
-    Report.TargetName = Target ? Target->getName().str() : "";
-    Report.Mode = Mode;
-    Report.Message = Info.message();
-    if (Info.isA<DiffError>())
-      Report.Location = static_cast<const DiffError &>(Info).location();
-    Report.Request = &Call;
-    report(Report);
-  });
 }
 
 /// The module's custom rules plus the functions the source marks inactive.
@@ -238,12 +208,7 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
   }
   DiffRequest &Req = Marker->Request;
   Req.Rules = &Rules;
-  for (auto [I, Activity] : enumerate(Req.Args))
-    Req.ArgElementTypes.push_back(
-        Activity == ArgActivity::Dup
-            ? sourcePointeeElementType(Req.Target->getName(), I,
-                                       Call.getContext())
-            : nullptr);
+  addSourceElementTypes(Req);
   Error Checked = checkShadows(*Marker);
   Expected<Function *> Derivative =
       Checked ? Expected<Function *>(std::move(Checked))
@@ -259,7 +224,21 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
   return true;
 }
 
-using MarkerList = SmallVector<std::pair<CallBase *, DiffMode>, 8>;
+/// A call that asks for a derivative: a slope.hpp marker, or an Enzyme
+/// entry point.
+struct RequestCall {
+  CallBase *Call;
+  DiffMode Mode;
+  std::optional<EnzymeEntry> Enzyme;
+
+  Function *target() const {
+    if (Enzyme)
+      return enzymeTarget(*Call);
+    return dyn_cast<Function>(
+        Call->getArgOperand(0)->stripPointerCastsAndAliases());
+  }
+};
+using MarkerList = SmallVector<RequestCall, 8>;
 
 /// Whether \p Target, or a function it calls, holds a marker that is
 /// still to be processed.
@@ -285,18 +264,17 @@ bool reachesPendingMarker(Function *Target,
 /// derivatives, which Slope differentiates like any code.
 MarkerList innermostFirst(const MarkerList &Markers) {
   DenseMap<Function *, unsigned> Pending;
-  for (auto [Call, Mode] : Markers)
-    ++Pending[Call->getFunction()];
+  for (const RequestCall &Request : Markers)
+    ++Pending[Request.Call->getFunction()];
   MarkerList Left = Markers, Ordered;
   while (!Left.empty()) {
-    auto *Next = find_if(Left, [&](const auto &Marker) {
-      auto *Target = dyn_cast<Function>(
-          Marker.first->getArgOperand(0)->stripPointerCastsAndAliases());
+    auto *Next = find_if(Left, [&](const RequestCall &Request) {
+      Function *Target = Request.target();
       return !Target || !reachesPendingMarker(Target, Pending);
     });
     if (Next == Left.end())
       Next = Left.begin(); // a cycle: reported when it is processed
-    --Pending[Next->first->getFunction()];
+    --Pending[Next->Call->getFunction()];
     Ordered.push_back(*Next);
     Left.erase(Next);
   }
@@ -311,6 +289,9 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   SmallVector<Function *, 4> Declarations;
   for (Function &F : M) {
     std::optional<DiffMode> Mode = markerMode(F);
+    std::optional<EnzymeEntry> Enzyme = enzymeEntry(F);
+    if (Enzyme)
+      Mode = enzymeMode(*Enzyme);
     if (!Mode)
       continue;
     Declarations.push_back(&F);
@@ -318,7 +299,7 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
     for (User *U : Users)
       if (auto *Call = dyn_cast<CallBase>(U);
           Call && Call->getCalledFunction() == &F && !isa<CallBrInst>(Call))
-        Markers.push_back({Call, *Mode});
+        Markers.push_back({Call, *Mode, Enzyme});
   }
   CustomRules Rules = readRules(M);
   if (Markers.empty() && Rules.globals().empty()) {
@@ -337,12 +318,18 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       for (Argument &A : F.args())
         A.removeAttr(Attribute::Returned);
 
-  for (auto [Call, Mode] : innermostFirst(Markers)) {
+  for (RequestCall Request : innermostFirst(Markers)) {
+    CallBase *Call = Request.Call;
+    bool Served = Request.Enzyme
+                      ? serveEnzymeCall(*Call, *Request.Enzyme, Rules)
+                      : processMarker(*Call, Request.Mode, Rules);
     // A failed request has been reported as an error, which fails the
     // compilation; the call goes either way so later passes see valid IR.
-    if (!processMarker(*Call, Mode, Rules))
+    if (!Served) {
       if (auto *Invoke = dyn_cast<InvokeInst>(Call))
         Call = changeToCall(Invoke);
+      Call->replaceAllUsesWith(PoisonValue::get(Call->getType()));
+    }
     Call->eraseFromParent();
   }
   for (Function *F : Declarations)
