@@ -41,16 +41,20 @@ struct PluginPresentAttr : ParsedAttrInfo {
 };
 
 /// SLOPE_INACTIVE: `__attribute__((slope_inactive))` on a function, kept
-/// as an annotation the API-call visitor collects.
+/// as an annotation the API-call visitor collects. Enzyme's spelling
+/// `enzyme_inactive` means the same; on a global variable it changes
+/// nothing (Slope never differentiates with respect to globals).
 struct InactiveAttr : ParsedAttrInfo {
   InactiveAttr() {
     static constexpr Spelling Spellings[] = {
-        {ParsedAttr::AS_GNU, "slope_inactive"}};
+        {ParsedAttr::AS_GNU, "slope_inactive"},
+        {ParsedAttr::AS_GNU, "enzyme_inactive"}};
     this->Spellings = Spellings;
   }
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &Attr,
                             const Decl *D) const override {
-    if (isa<FunctionDecl>(D))
+    if (isa<FunctionDecl>(D) ||
+        (isa<VarDecl>(D) && Attr.getAttrName()->getName() == "enzyme_inactive"))
       return true;
     S.Diag(Attr.getLoc(), diag::warn_attribute_wrong_decl_type_str)
         << Attr << Attr.isRegularKeywordAttribute() << "functions";
@@ -58,6 +62,8 @@ struct InactiveAttr : ParsedAttrInfo {
   }
   AttrHandling handleDeclAttribute(Sema &S, Decl *D,
                                    const ParsedAttr &Attr) const override {
+    if (!isa<FunctionDecl>(D))
+      return AttributeApplied;
     D->addAttr(AnnotateAttr::Create(S.Context, "slope_inactive", nullptr, 0,
                                     Attr.getRange()));
     return AttributeApplied;

@@ -10,8 +10,52 @@ using namespace llvm;
 
 namespace slope {
 
+/// The functions a global's initializer lists: one function, or an array
+/// or struct of them (null where an entry is something else).
+static SmallVector<Function *, 3> listedFunctions(GlobalVariable &GV) {
+  SmallVector<Function *, 3> Functions;
+  Constant *Init = GV.getInitializer();
+  auto AsFunction = [](Value *V) {
+    return dyn_cast<Function>(V->stripPointerCastsAndAliases());
+  };
+  if (isa<ConstantArray>(Init) || isa<ConstantStruct>(Init)) {
+    for (Use &Entry : Init->operands())
+      Functions.push_back(AsFunction(Entry.get()));
+  } else {
+    Functions.push_back(AsFunction(Init));
+  }
+  return Functions;
+}
+
+void CustomRules::readEnzymeGlobal(GlobalVariable &GV) {
+  StringRef Name = GV.getName();
+  SmallVector<Function *, 3> Listed = listedFunctions(GV);
+  if (Name.starts_with("__enzyme_inactivefn")) {
+    for (Function *F : Listed)
+      if (F)
+        Inactive.insert(F);
+  } else if (Name.starts_with("__enzyme_register_gradient")) {
+    if (Listed.size() != 3 || !Listed[0] || !Listed[1] || !Listed[2])
+      return;
+    CustomRule &Rule = Rules[Listed[0]];
+    Rule.EnzymeAugmented = Listed[1];
+    Rule.EnzymeReverse = Listed[2];
+  } else if (Name.starts_with("__enzyme_register_derivative")) {
+    if (Listed.size() != 2 || !Listed[0] || !Listed[1])
+      return;
+    Rules[Listed[0]].EnzymeForward = Listed[1];
+  } else {
+    return;
+  }
+  Globals.push_back(&GV);
+}
+
 CustomRules::CustomRules(Module &M) {
   for (GlobalVariable &GV : M.globals()) {
+    if (GV.getName().starts_with("__enzyme_") && GV.hasInitializer()) {
+      readEnzymeGlobal(GV);
+      continue;
+    }
     if (GV.getSection() != ".slope.rules" || !GV.hasInitializer())
       continue;
     auto *Entries = dyn_cast<ConstantArray>(GV.getInitializer());
@@ -22,8 +66,10 @@ CustomRules::CustomRules(Module &M) {
           Entries->getOperand(I)->stripPointerCastsAndAliases());
     };
     Function *Target = Entry(0), *Forward = Entry(1), *Pullback = Entry(2);
-    if (Target && Forward && Pullback)
-      Rules[Target] = {Forward, Pullback};
+    if (Target && Forward && Pullback) {
+      Rules[Target].Forward = Forward;
+      Rules[Target].Pullback = Pullback;
+    }
     Globals.push_back(&GV);
   }
 }

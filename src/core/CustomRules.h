@@ -20,8 +20,17 @@
 namespace slope {
 
 struct CustomRule {
+  /// SLOPE_CUSTOM_DERIVATIVE's adapters.
   llvm::Function *Forward = nullptr;
   llvm::Function *Pullback = nullptr;
+  /// Rules registered through Enzyme's globals, called with Enzyme's
+  /// conventions (EnzymeRules.h).
+  llvm::Function *EnzymeForward = nullptr;
+  llvm::Function *EnzymeAugmented = nullptr;
+  llvm::Function *EnzymeReverse = nullptr;
+
+  bool servesForward() const { return Forward || EnzymeForward; }
+  bool servesReverse() const { return Pullback || EnzymeReverse; }
 };
 
 class CustomRules {
@@ -46,6 +55,9 @@ public:
   llvm::ArrayRef<llvm::GlobalVariable *> globals() const { return Globals; }
 
 private:
+  /// __enzyme_register_gradient_* / _derivative_* and __enzyme_inactivefn*.
+  void readEnzymeGlobal(llvm::GlobalVariable &GV);
+
   llvm::DenseMap<const llvm::Function *, CustomRule> Rules;
   llvm::SmallPtrSet<const llvm::Function *, 8> Inactive;
   llvm::SmallVector<llvm::GlobalVariable *, 4> Globals;

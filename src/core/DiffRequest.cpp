@@ -30,9 +30,12 @@ std::string DiffRequest::activityString() const {
 }
 
 std::string DiffRequest::derivativeName() const {
-  return (Target->getName() + ".slope." + modeName(Mode) + "." +
-          activityString())
-      .str();
+  std::string Name = (Target->getName() + ".slope." + modeName(Mode) + "." +
+                      activityString())
+                         .str();
+  if (Width > 1)
+    Name += ".w" + std::to_string(Width);
+  return Name;
 }
 
 StringRef modeName(DiffMode Mode) {

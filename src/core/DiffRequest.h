@@ -27,6 +27,9 @@ struct DiffRequest {
   llvm::Function *Target = nullptr;
   DiffMode Mode = DiffMode::Reverse;
   llvm::SmallVector<ArgActivity, 8> Args;
+  /// Forward mode: how many tangents travel with each active value (vector
+  /// forward mode); the primal runs once.
+  unsigned Width = 1;
   /// Per parameter: the floating-point type its pointee is made of, when
   /// the source says (from the clang plugin); null or absent otherwise.
   llvm::SmallVector<llvm::Type *, 8> ArgElementTypes;

@@ -22,7 +22,10 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
   std::string Name = Req.derivativeName();
   if (Function *Existing = Target.getParent()->getFunction(Name))
     return Existing;
-  bool HasRule = Req.Rules && Req.Rules->ruleFor(&Target);
+  const CustomRule *Rule = Req.Rules ? Req.Rules->ruleFor(&Target) : nullptr;
+  bool HasRule =
+      Rule && (Req.Mode == DiffMode::Forward ? Rule->servesForward()
+                                             : Rule->servesReverse());
   if (Target.isDeclaration() && !HasRule)
     return make_error<DiffError>("cannot differentiate '" +
                                  sourceName(Target.getName()) +

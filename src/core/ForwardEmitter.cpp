@@ -2,7 +2,9 @@
 //
 // Forward mode keeps the primal's control flow: every active instruction is
 // followed by the computation of its tangent, every active phi by a tangent
-// phi. Loops need nothing special.
+// phi. Loops need nothing special. Vector forward mode (Req.Width > 1)
+// carries one tangent per lane, and one shadow per lane for each shadowed
+// pointer, beside a primal that runs once.
 //
 //===----------------------------------------------------------------------===//
 #include "Activity.h"
@@ -12,6 +14,7 @@
 #include "DiffError.h"
 #include "Differentiator.h"
 #include "Emitters.h"
+#include "EnzymeRules.h"
 #include "Preprocess.h"
 #include "Rules.h"
 #include "Shadows.h"
@@ -50,18 +53,24 @@ public:
   }
 
 private:
-  /// The tangent of V, or null when V is inactive (zero tangent).
-  Value *tangent(Value *V) const { return Tangents.lookup(V); }
+  /// The tangent of V in the current lane, or null when V is inactive.
+  Value *tangent(Value *V) const { return Tangents[Lane].lookup(V); }
   Value *tangentOrZero(Value *V) const {
     if (Value *T = tangent(V))
       return T;
     return Constant::getNullValue(V->getType());
   }
+  ShadowMap &shadows() const { return *Shadows[Lane]; }
+  /// Emits what \p I needs in every lane.
+  Error emitInstruction(Instruction &I);
   Error emitTangent(Instruction &I);
   /// Stores and memory intrinsics keep shadow memory in step.
   Error emitMemoryTangent(Instruction &I);
-  /// A call with a custom derivative becomes a call of its forward rule.
+  /// A call with a custom derivative becomes a call of its forward rule
+  /// per lane.
   Error emitCustomForward(CallBase &Call, const CustomRule &Rule);
+  /// The same for a rule registered the way Enzyme registers them.
+  Error emitEnzymeRuleForward(CallBase &Call, Function &Rule);
   /// A call that was not inlined becomes a call of the callee's forward
   /// derivative.
   Error emitCallForward(CallBase &Call);
@@ -72,9 +81,16 @@ private:
   const TargetLibraryInfo &TLI;
   Function *Derivative = nullptr;
   std::optional<ActivityInfo> Activity;
-  std::optional<ShadowMap> Shadows;
-  DenseMap<Value *, Value *> Tangents;
-  SmallVector<std::pair<PHINode *, PHINode *>, 8> TangentPhis;
+  /// Per lane.
+  SmallVector<std::unique_ptr<ShadowMap>, 1> Shadows;
+  SmallVector<DenseMap<Value *, Value *>, 1> Tangents;
+  struct TangentPhi {
+    PHINode *Phi;
+    PHINode *Tangent;
+    unsigned Lane;
+  };
+  SmallVector<TangentPhi, 8> TangentPhis;
+  unsigned Lane = 0;
   bool ResultIsFP = false;
 };
 
@@ -82,14 +98,17 @@ Expected<Function *> ForwardEmitter::run() {
   Type *RetTy = Primal.getReturnType();
   ResultIsFP = RetTy->isFloatingPointTy();
 
+  unsigned Width = Req.Width;
   SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
   SmallVector<unsigned, 8> ExtraArgs; // active scalars and dup pointers
   for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.isActive(I) || Req.Args[I] == ArgActivity::Dup) {
-      Params.push_back(Primal.getArg(I)->getType());
+    if (Req.isActive(I) || Req.Args[I] == ArgActivity::Dup)
       ExtraArgs.push_back(I);
-    }
-  Type *NewRetTy = ResultIsFP ? resultStructType(RetTy, {RetTy}) : RetTy;
+  for (unsigned L = 0; L < Width; ++L)
+    for (unsigned I : ExtraArgs)
+      Params.push_back(Primal.getArg(I)->getType());
+  SmallVector<Type *, 4> ResultTangents(Width, RetTy);
+  Type *NewRetTy = ResultIsFP ? resultStructType(RetTy, ResultTangents) : RetTy;
   ValueToValueMapTy Map;
   Derivative =
       cloneIntoNewSignature(Primal, FunctionType::get(NewRetTy, Params, false),
@@ -101,20 +120,25 @@ Expected<Function *> ForwardEmitter::run() {
   if (!Analysis)
     return Analysis.takeError();
   Activity = std::move(*Analysis);
-  Shadows.emplace(*Derivative, *Activity, DiffMode::Forward, TLI);
-  for (auto [K, ArgNo] : enumerate(ExtraArgs)) {
-    Argument *Extra = Derivative->getArg(Primal.arg_size() + K);
-    Argument *Arg = Derivative->getArg(ArgNo);
-    if (Req.isActive(ArgNo)) {
-      Extra->setName(Primal.getArg(ArgNo)->getName() + ".tangent");
-      Tangents[Arg] = Extra;
-    } else {
-      Extra->setName(Primal.getArg(ArgNo)->getName() + ".shadow");
-      Shadows->setShadow(Arg, Extra);
+  Tangents.resize(Width);
+  for (unsigned L = 0; L < Width; ++L) {
+    Shadows.push_back(std::make_unique<ShadowMap>(*Derivative, *Activity,
+                                                  DiffMode::Forward, TLI));
+    for (auto [K, ArgNo] : enumerate(ExtraArgs)) {
+      Argument *Extra =
+          Derivative->getArg(Primal.arg_size() + L * ExtraArgs.size() + K);
+      Argument *Arg = Derivative->getArg(ArgNo);
+      if (Req.isActive(ArgNo)) {
+        Extra->setName(Primal.getArg(ArgNo)->getName() + ".tangent");
+        Tangents[L][Arg] = Extra;
+      } else {
+        Extra->setName(Primal.getArg(ArgNo)->getName() + ".shadow");
+        Shadows[L]->setShadow(Arg, Extra);
+      }
     }
+    if (Error E = Shadows[L]->build())
+      return std::move(E);
   }
-  if (Error E = Shadows->build())
-    return std::move(E);
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -126,15 +150,16 @@ Expected<Function *> ForwardEmitter::run() {
         rewriteReturn(*Ret);
         continue;
       }
-      Error E = Activity->isActive(I) ? emitTangent(*I) : emitMemoryTangent(*I);
-      if (E)
+      if (Error E = emitInstruction(*I))
         return std::move(E);
     }
   }
-  for (auto [Phi, TangentPhi] : TangentPhis)
+  for (auto [Phi, TangentPhi, PhiLane] : TangentPhis) {
+    Lane = PhiLane;
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K)
       TangentPhi->addIncoming(tangentOrZero(Phi->getIncomingValue(K)),
                               Phi->getIncomingBlock(K));
+  }
 
   if (Error E = verifyGenerated(*Derivative))
     return std::move(E);
@@ -142,13 +167,37 @@ Expected<Function *> ForwardEmitter::run() {
   return Derivative;
 }
 
+Error ForwardEmitter::emitInstruction(Instruction &I) {
+  // Calls that become calls of derivatives serve all lanes at once.
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+    if (Custom && Custom->Forward)
+      return emitCustomForward(*Call, *Custom);
+    if (Custom && Custom->EnzymeForward)
+      return emitEnzymeRuleForward(*Call, *Custom->EnzymeForward);
+    bool Differentiable = isDifferentiableCall(*Call);
+    if (Differentiable && Activity->isActive(Call) && !findRule(I))
+      return emitCallForward(*Call);
+    if (Differentiable && !Activity->isActive(Call) &&
+        any_of(Call->args(),
+               [&](const Use &A) { return Activity->isShadowed(A.get()); }))
+      return emitCallForward(*Call);
+  }
+  bool Active = Activity->isActive(&I);
+  for (Lane = 0; Lane < Req.Width; ++Lane)
+    if (Error E = Active ? emitTangent(I) : emitMemoryTangent(I))
+      return E;
+  Lane = 0;
+  return Error::success();
+}
+
 Error ForwardEmitter::emitTangent(Instruction &I) {
   if (auto *Phi = dyn_cast<PHINode>(&I)) {
     IRBuilder<> B(Phi->getParent(), Phi->getParent()->getFirstNonPHIIt());
     PHINode *T = B.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
                              Phi->getName() + ".tangent");
-    TangentPhis.push_back({Phi, T});
-    Tangents[Phi] = T;
+    TangentPhis.push_back({Phi, T, Lane});
+    Tangents[Lane][Phi] = T;
     return Error::success();
   }
 
@@ -164,8 +213,8 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
     break;
   case Instruction::Load: {
     auto &Load = cast<LoadInst>(I);
-    T = B.CreateAlignedLoad(I.getType(), Shadows->get(Load.getPointerOperand()),
-                            Load.getAlign());
+    T = B.CreateAlignedLoad(
+        I.getType(), shadows().get(Load.getPointerOperand()), Load.getAlign());
     break;
   }
   case Instruction::Select:
@@ -173,12 +222,6 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
                        tangentOrZero(I.getOperand(2)));
     break;
   default: {
-    if (auto *Call = dyn_cast<CallBase>(&I)) {
-      if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
-        return emitCustomForward(*Call, *Custom);
-      if (!findRule(I) && isDifferentiableCall(*Call))
-        return emitCallForward(*Call);
-    }
     const DerivativeRule *Rule = findRule(I);
     if (!Rule)
       return unsupported(I, "no derivative rule");
@@ -192,7 +235,7 @@ Error ForwardEmitter::emitTangent(Instruction &I) {
   }
   }
   T->setName(I.getName() + ".tangent");
-  Tangents[&I] = T;
+  Tangents[Lane][&I] = T;
   return Error::success();
 }
 
@@ -203,16 +246,6 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
   if (RuleType->getNumParams() != 2 * N + 2)
     return unsupported(Call, "its custom forward rule does not match it");
   IRBuilder<> B(&Call);
-  SmallVector<Value *, 16> Args(Call.args());
-  for (unsigned I = 0; I < N; ++I) {
-    Value *A = Call.getArgOperand(I);
-    if (A->getType()->isFloatingPointTy())
-      Args.push_back(tangentOrZero(A));
-    else if (A->getType()->isPointerTy() && Activity->isShadowed(A))
-      Args.push_back(Shadows->get(A));
-    else
-      Args.push_back(Constant::getNullValue(RuleType->getParamType(N + I)));
-  }
   Type *Result = Call.getType();
   Value *ValueOut = ConstantPointerNull::get(B.getPtrTy());
   Value *TangentOut = ValueOut;
@@ -222,19 +255,70 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
     ValueOut = AtEntry.CreateAlloca(Result, nullptr, "custom.value");
     TangentOut = AtEntry.CreateAlloca(Result, nullptr, "custom.tangent");
   }
-  Args.push_back(ValueOut);
-  Args.push_back(TangentOut);
-  // Adapters may carry debug info; calls to them need a location.
-  CallInst *RuleCall = B.CreateCall(Rule.Forward, Args);
-  RuleCall->setDebugLoc(ruleCallLocation(Call));
-  RuleCall->setCallingConv(Rule.Forward->getCallingConv());
-  if (!Result->isVoidTy()) {
-    Value *V = B.CreateLoad(Result, ValueOut, Call.getName());
-    Tangents[V] = B.CreateLoad(Result, TangentOut, Call.getName() + ".tangent");
-    Call.replaceAllUsesWith(V);
+  // One call per lane (a rule computes one tangent); the value is the
+  // first lane's.
+  Value *V = nullptr;
+  for (Lane = 0; Lane < Req.Width; ++Lane) {
+    SmallVector<Value *, 16> Args(Call.args());
+    for (unsigned I = 0; I < N; ++I) {
+      Value *A = Call.getArgOperand(I);
+      if (A->getType()->isFloatingPointTy())
+        Args.push_back(tangentOrZero(A));
+      else if (A->getType()->isPointerTy() && Activity->isShadowed(A))
+        Args.push_back(shadows().get(A));
+      else
+        Args.push_back(Constant::getNullValue(RuleType->getParamType(N + I)));
+    }
+    Args.push_back(ValueOut);
+    Args.push_back(TangentOut);
+    // Adapters may carry debug info; calls to them need a location.
+    CallInst *RuleCall = B.CreateCall(Rule.Forward, Args);
+    RuleCall->setDebugLoc(ruleCallLocation(Call));
+    RuleCall->setCallingConv(Rule.Forward->getCallingConv());
+    if (Result->isVoidTy())
+      continue;
+    if (!V)
+      V = B.CreateLoad(Result, ValueOut, Call.getName());
+    Tangents[Lane][V] =
+        B.CreateLoad(Result, TangentOut, Call.getName() + ".tangent");
   }
-  Tangents.erase(&Call);
+  Lane = 0;
+  if (V)
+    Call.replaceAllUsesWith(V);
+  for (auto &LaneTangents : Tangents)
+    LaneTangents.erase(&Call);
   Call.eraseFromParent();
+  return Error::success();
+}
+
+Error ForwardEmitter::emitEnzymeRuleForward(CallBase &Call, Function &Rule) {
+  IRBuilder<> B(Call.getNextNode());
+  Value *Primal = nullptr;
+  for (Lane = 0; Lane < Req.Width; ++Lane) {
+    SmallVector<Value *, 8> Companions;
+    for (Value *A : Call.args())
+      Companions.push_back(A->getType()->isPointerTy() &&
+                                   Activity->isShadowed(A)
+                               ? shadows().get(A)
+                               : tangent(A));
+    Expected<EnzymeForwardResult> Result =
+        emitEnzymeForward(B, Call, Rule, Companions);
+    if (!Result) {
+      Lane = 0;
+      return unsupported(Call, toString(Result.takeError()));
+    }
+    if (!Primal)
+      Primal = Result->Primal;
+    if (Result->Tangent)
+      Tangents[Lane][Primal ? Primal : &Call] = Result->Tangent;
+  }
+  Lane = 0;
+  if (Primal) { // the rule computed the result: the call goes
+    Call.replaceAllUsesWith(Primal);
+    for (auto &LaneTangents : Tangents)
+      LaneTangents.erase(&Call);
+    Call.eraseFromParent();
+  }
   return Error::success();
 }
 
@@ -246,34 +330,31 @@ Error ForwardEmitter::emitCallForward(CallBase &Call) {
     return CalleeDerivative.takeError();
   IRBuilder<> B(&Call);
   SmallVector<Value *, 16> Args(Call.args());
-  for (auto [Arg, Kind] : zip(Call.args(), CalleeReq.Args))
-    if (Kind == ArgActivity::Active)
-      Args.push_back(tangentOrZero(Arg.get()));
-    else if (Kind == ArgActivity::Dup)
-      Args.push_back(Shadows->get(Arg.get()));
+  for (Lane = 0; Lane < Req.Width; ++Lane)
+    for (auto [Arg, Kind] : zip(Call.args(), CalleeReq.Args))
+      if (Kind == ArgActivity::Active)
+        Args.push_back(tangentOrZero(Arg.get()));
+      else if (Kind == ArgActivity::Dup)
+        Args.push_back(shadows().get(Arg.get()));
+  Lane = 0;
   CallInst *New = B.CreateCall(*CalleeDerivative, Args);
   New->setDebugLoc(ruleCallLocation(Call));
   if (Call.getType()->isFloatingPointTy()) {
     Value *V = B.CreateExtractValue(New, 0, Call.getName());
-    Tangents[V] = B.CreateExtractValue(New, 1, Call.getName() + ".tangent");
+    for (unsigned L = 0; L < Req.Width; ++L)
+      Tangents[L][V] =
+          B.CreateExtractValue(New, 1 + L, Call.getName() + ".tangent");
     Call.replaceAllUsesWith(V);
   } else if (!Call.getType()->isVoidTy()) {
     Call.replaceAllUsesWith(New);
   }
-  Tangents.erase(&Call);
+  for (auto &LaneTangents : Tangents)
+    LaneTangents.erase(&Call);
   Call.eraseFromParent();
   return Error::success();
 }
 
 Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
-  if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
-      return emitCustomForward(*Call, *Custom);
-    if (isDifferentiableCall(*Call) && any_of(Call->args(), [&](const Use &A) {
-          return Activity->isShadowed(A.get());
-        }))
-      return emitCallForward(*Call);
-  }
   IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Value *V = Store->getValueOperand();
@@ -281,15 +362,15 @@ Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
       // Bytes copied as integers: copy their tangents the same way.
       B.CreateAlignedStore(
           B.CreateAlignedLoad(V->getType(),
-                              Shadows->get(Source->getPointerOperand()),
+                              shadows().get(Source->getPointerOperand()),
                               Source->getAlign()),
-          Shadows->get(Store->getPointerOperand()), Store->getAlign());
+          shadows().get(Store->getPointerOperand()), Store->getAlign());
       return Error::success();
     }
     if (V->getType()->isFloatingPointTy() &&
         Activity->isShadowed(Store->getPointerOperand()))
       B.CreateAlignedStore(tangentOrZero(V),
-                           Shadows->get(Store->getPointerOperand()),
+                           shadows().get(Store->getPointerOperand()),
                            Store->getAlign());
     return Error::success();
   }
@@ -308,9 +389,9 @@ Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
   }
   // Bytes copied from shadowed memory carry their tangents (and pointer
   // shadows) along; anything else written here has a zero tangent.
-  Value *Dest = Shadows->get(Mem->getRawDest());
+  Value *Dest = shadows().get(Mem->getRawDest());
   if (SourceShadowed) {
-    Value *Source = Shadows->get(Transfer->getRawSource());
+    Value *Source = shadows().get(Transfer->getRawSource());
     if (isa<MemMoveInst>(Mem))
       B.CreateMemMove(Dest, Mem->getDestAlign(), Source,
                       Transfer->getSourceAlign(), Mem->getLength());
@@ -328,10 +409,12 @@ void ForwardEmitter::rewriteReturn(ReturnInst &Ret) {
     return;
   IRBuilder<> B(&Ret);
   Value *V = Ret.getReturnValue();
-  Value *Pair = UndefValue::get(Derivative->getReturnType());
-  Pair = B.CreateInsertValue(Pair, V, 0);
-  Pair = B.CreateInsertValue(Pair, tangentOrZero(V), 1);
-  B.CreateRet(Pair);
+  Value *Result = UndefValue::get(Derivative->getReturnType());
+  Result = B.CreateInsertValue(Result, V, 0);
+  for (Lane = 0; Lane < Req.Width; ++Lane)
+    Result = B.CreateInsertValue(Result, tangentOrZero(V), 1 + Lane);
+  Lane = 0;
+  B.CreateRet(Result);
   Ret.eraseFromParent();
 }
 

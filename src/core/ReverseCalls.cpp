@@ -10,6 +10,7 @@
 #include "CallDerivatives.h"
 #include "CustomRules.h"
 #include "DiffError.h"
+#include "EnzymeRules.h"
 #include "ReverseEmitter.h"
 #include "Rules.h"
 #include "SplitDerivative.h"
@@ -24,7 +25,10 @@ Error ReverseEmitter::splitCalls() {
   SmallVector<CallBase *, 8> Calls;
   for (Instruction &I : instructions(*Derivative))
     if (auto *Call = dyn_cast<CallBase>(&I))
-      if (isDifferentiableCall(*Call) && !customRuleOfCall(*Call, Req.Rules) &&
+      if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+          (Custom ? !Custom->Pullback &&
+                        (Custom->EnzymeReverse || isDifferentiableCall(*Call))
+                  : isDifferentiableCall(*Call)) &&
           !findRule(I) &&
           !(Req.Rules && Req.Rules->isInactive(Call->getCalledFunction())) &&
           (Activity->isActive(Call) || any_of(Call->args(), [&](Use &A) {
@@ -43,7 +47,10 @@ Error ReverseEmitter::splitCalls() {
                                   "by value to a call Slope cannot inline");
     DiffRequest CalleeReq =
         requestForCall(*Call, DiffMode::Reverse, *Activity, Req);
-    Expected<SplitDerivative> Parts = getSplitDerivative(CalleeReq);
+    const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+    Expected<SplitDerivative> Parts = Custom && Custom->EnzymeReverse
+                                          ? enzymeSplit(*Custom, CalleeReq)
+                                          : getSplitDerivative(CalleeReq);
     if (!Parts)
       return Parts.takeError();
     IRBuilder<> B(Call);

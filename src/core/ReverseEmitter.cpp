@@ -212,7 +212,8 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
     break;
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+        Custom && Custom->Pullback)
       return emitCustomReverse(*Call, *Custom, Adjoint, B);
     if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
       return emitSplitCallReverse(*Call, Split->second, Adjoint, B);

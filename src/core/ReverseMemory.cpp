@@ -110,7 +110,8 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     return Error::success();
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
-    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules))
+    if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+        Custom && Custom->Pullback)
       return emitCustomReverse(*Call, *Custom, nullptr, B);
     if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
       return emitSplitCallReverse(*Call, Split->second, nullptr, B);

@@ -139,6 +139,8 @@ Error Parser::parseParameter(unsigned Param) {
       return fail("unsupported Enzyme marker '" + Found->second + "' before " +
                   argumentName(Param));
     if (Found->first == Marker::Width) {
+      if (Param > 0)
+        return fail("enzyme_width must come before the first argument");
       if (Error E = parseWidth())
         return E;
       continue;
@@ -244,6 +246,7 @@ Error Parser::parse() {
   for (unsigned Param = 0; Param < Target.arg_size(); ++Param)
     if (Error E = parseParameter(Param))
       return E;
+  Out.Request.Width = Out.Width;
   if (Error E = parseTrailer())
     return E;
   if (Next < Call.arg_size())

@@ -128,7 +128,13 @@ constexpr StringLiteral OpaqueSuffix = ".slope.opaque";
 struct HideRuleTargets : PassInfoMixin<HideRuleTargets> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     CustomRules Rules = readRules(M);
-    bool Changed = false;
+    // Enzyme's rule globals may be internal and unused: keep them for
+    // SlopePass, which removes them.
+    if (!Rules.globals().empty())
+      appendToCompilerUsed(
+          M, SmallVector<GlobalValue *, 4>(Rules.globals().begin(),
+                                           Rules.globals().end()));
+    bool Changed = !Rules.globals().empty();
     for (Function &F : make_early_inc_range(M)) {
       bool LibDevice = libDeviceRule(F) != nullptr;
       if (!(Rules.isOpaque(&F) || LibDevice) || F.isDeclaration())
