@@ -21,8 +21,10 @@ namespace {
 std::string unqualifiedName(StringRef IRName) {
   if (!IRName.starts_with("_Z"))
     return IRName.str();
+  // The demangler reads the string again on every query.
+  std::string Mangled = IRName.str();
   ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(IRName.str().c_str()) ||
+  if (Demangler.partialDemangle(Mangled.c_str()) ||
       !Demangler.isFunction())
     return IRName.str();
   size_t Size = 0;

@@ -116,50 +116,129 @@ Expected<Results> emitReverse(IRBuilderBase &B, const EnzymeCall &EC) {
   return activeAdjoints(B, EC, Result);
 }
 
-/// \p Values laid out as the C struct of them, read back as the declared
-/// result type (or written to its sret memory). Returns the call's new
-/// result, null when it has none.
-Expected<Value *> packResults(IRBuilderBase &B, const EnzymeCall &EC,
-                              ArrayRef<Value *> Values) {
+struct Slot {
+  uint64_t Offset;
+  Type *Ty;
+};
+
+/// The scalar slots of \p Ty (fields of structs, elements of arrays and
+/// vectors, recursively) at their byte offsets.
+void scalarSlots(const DataLayout &DL, Type *Ty, uint64_t Offset,
+                 SmallVectorImpl<Slot> &Out) {
+  if (auto *Struct = dyn_cast<StructType>(Ty)) {
+    const StructLayout *Layout = DL.getStructLayout(Struct);
+    for (auto [I, Field] : enumerate(Struct->elements()))
+      scalarSlots(DL, Field,
+                  Offset + Layout->getElementOffset(I).getFixedValue(), Out);
+  } else if (auto *Array = dyn_cast<ArrayType>(Ty)) {
+    uint64_t Size = DL.getTypeAllocSize(Array->getElementType());
+    for (uint64_t I = 0; I < Array->getNumElements(); ++I)
+      scalarSlots(DL, Array->getElementType(), Offset + I * Size, Out);
+  } else if (auto *Vector = dyn_cast<FixedVectorType>(Ty)) {
+    uint64_t Size = DL.getTypeAllocSize(Vector->getElementType());
+    for (unsigned I = 0; I < Vector->getNumElements(); ++I)
+      Out.push_back({Offset + I * Size, Vector->getElementType()});
+  } else {
+    Out.push_back({Offset, Ty});
+  }
+}
+
+/// Where each of \p Values goes in the declared type: its floating-point
+/// slots when there is one per value (each value converted to its slot's
+/// precision: a struct of doubles takes float results); otherwise the C
+/// struct of the values themselves, if the declared type has room.
+std::optional<SmallVector<Slot, 8>>
+placeResults(const DataLayout &DL, Type *Declared, ArrayRef<Type *> Types) {
+  SmallVector<Slot, 8> Slots;
+  scalarSlots(DL, Declared, 0, Slots);
+  auto IsFP = [](Type *Ty) { return Ty->isFloatingPointTy(); };
+  if (Slots.size() == Types.size() &&
+      all_of(Slots, [&](const Slot &S) { return IsFP(S.Ty); }) &&
+      all_of(Types, IsFP))
+    return Slots;
+  if (Declared->isFloatingPointTy() && !Types.empty())
+    return std::nullopt; // one scalar declared for several results
+  const StructLayout *Layout =
+      DL.getStructLayout(StructType::get(Declared->getContext(), Types));
+  if (Layout->getSizeInBytes() > DL.getTypeStoreSize(Declared))
+    return std::nullopt;
+  Slots.clear();
+  for (auto [I, Ty] : enumerate(Types))
+    Slots.push_back({Layout->getElementOffset(I).getFixedValue(), Ty});
+  return Slots;
+}
+
+/// The types of what the entry point returns, in order.
+SmallVector<Type *, 8> resultTypes(const EnzymeCall &EC) {
+  SmallVector<Type *, 8> Types;
+  Function &Target = *EC.Request.Target;
+  Type *RetTy = Target.getReturnType();
+  switch (EC.Entry) {
+  case EnzymeEntry::FwdDiff:
+    if (RetTy->isFloatingPointTy())
+      Types.append(EC.Width, RetTy);
+    break;
+  case EnzymeEntry::AugmentFwd:
+    Types.push_back(PointerType::getUnqual(Target.getContext()));
+    if (!RetTy->isVoidTy() && !EC.ResultType->isPointerTy())
+      Types.push_back(RetTy);
+    break;
+  default:
+    for (auto [I, Activity] : enumerate(EC.Request.Args))
+      if (Activity == ArgActivity::Active)
+        Types.push_back(Target.getArg(I)->getType());
+    break;
+  }
+  return Types;
+}
+
+/// Where the results go in the declared type; an error (before anything
+/// is emitted) when they do not fit.
+Expected<SmallVector<Slot, 8>> resultSlots(const EnzymeCall &EC) {
+  SmallVector<Type *, 8> Types = resultTypes(EC);
+  if (EC.ResultType->isVoidTy())
+    return SmallVector<Slot, 8>();
+  const DataLayout &DL = EC.Call->getModule()->getDataLayout();
+  if (std::optional<SmallVector<Slot, 8>> Slots =
+          placeResults(DL, EC.ResultType, Types))
+    return std::move(*Slots);
+  return failAt(*EC.Call, "the result type declared for '" +
+                              entryName(*EC.Call) + "' cannot hold its " +
+                              Twine(Types.size()) +
+                              " results (declare it to return a struct "
+                              "with one field per result)");
+}
+
+/// \p Values stored as the declared result type (or into its sret
+/// memory) at \p Slots. Returns the call's new result, null when it has
+/// none.
+Value *packResults(IRBuilderBase &B, const EnzymeCall &EC,
+                   ArrayRef<Value *> Values, ArrayRef<Slot> Slots) {
   Type *Declared = EC.ResultType;
   if (Declared->isVoidTy())
     return nullptr;
-  if (!EC.ResultMemory && Values.size() == 1) {
-    Type *Got = Values[0]->getType();
-    if (Got == Declared)
-      return Values[0];
-    if (Got->isFloatingPointTy() && Declared->isFloatingPointTy())
-      return B.CreateFPCast(Values[0], Declared);
-  }
-  const DataLayout &DL = EC.Call->getModule()->getDataLayout();
-  SmallVector<Type *, 8> Types;
-  for (Value *V : Values)
-    Types.push_back(V->getType());
-  StructType *Layout = StructType::get(B.getContext(), Types);
-  uint64_t Needed = DL.getStructLayout(Layout)->getSizeInBytes();
-  uint64_t Room = DL.getTypeStoreSize(Declared);
-  if (Needed > Room)
-    return failAt(*EC.Call, "the result type declared for '" +
-                                entryName(*EC.Call) + "' has " + Twine(Room) +
-                                " bytes; its " + Twine(Values.size()) +
-                                " results need " + Twine(Needed) +
-                                " (declare it to return a struct of them)");
+  if (!EC.ResultMemory && Values.size() == 1 &&
+      Values[0]->getType() == Declared)
+    return Values[0];
   Value *Memory = EC.ResultMemory;
   if (!Memory) {
     Memory = entryAlloca(B, Declared, "enzyme.result");
     B.CreateStore(Constant::getNullValue(Declared), Memory);
   }
-  const StructLayout *Offsets = DL.getStructLayout(Layout);
-  for (auto [I, V] : enumerate(Values))
-    B.CreateStore(V, B.CreateConstInBoundsGEP1_64(
-                         B.getInt8Ty(), Memory,
-                         Offsets->getElementOffset(I).getFixedValue()));
+  for (auto [S, V] : zip(Slots, Values)) {
+    Value *Stored = V->getType() == S.Ty ? V : B.CreateFPCast(V, S.Ty);
+    B.CreateStore(Stored, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Memory,
+                                                       S.Offset));
+  }
   if (EC.ResultMemory)
     return nullptr;
   return B.CreateLoad(Declared, Memory, "enzyme.result");
 }
 
 Expected<Value *> serve(EnzymeCall &EC) {
+  Expected<SmallVector<Slot, 8>> Slots = resultSlots(EC);
+  if (!Slots)
+    return Slots.takeError();
   IRBuilder<> B(EC.Call);
   Expected<Results> Values = Results();
   switch (EC.Entry) {
@@ -184,7 +263,7 @@ Expected<Value *> serve(EnzymeCall &EC) {
   }
   if (!Values)
     return Values.takeError();
-  return packResults(B, EC, *Values);
+  return packResults(B, EC, *Values, *Slots);
 }
 
 } // namespace
