@@ -24,8 +24,7 @@ std::string unqualifiedName(StringRef IRName) {
   // The demangler reads the string again on every query.
   std::string Mangled = IRName.str();
   ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(Mangled.c_str()) ||
-      !Demangler.isFunction())
+  if (Demangler.partialDemangle(Mangled.c_str()) || !Demangler.isFunction())
     return IRName.str();
   size_t Size = 0;
   char *Base = Demangler.getFunctionBaseName(nullptr, &Size);
@@ -293,12 +292,59 @@ static unsigned functionOperand(CallBase &Call) {
                                                                            : 0;
 }
 
+/// The function \p V is: a constant, or at -O0 the result of a call that
+/// returns the same function on every path (a lambda's conversion to a
+/// function pointer).
+static Function *knownFunction(Value *V) {
+  V = V->stripPointerCastsAndAliases();
+  if (auto *F = dyn_cast<Function>(V))
+    return F;
+  auto *Call = dyn_cast<CallBase>(V);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration())
+    return nullptr;
+  Function *Returned = nullptr;
+  for (BasicBlock &BB : *Callee)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      auto *F = Ret->getReturnValue()
+                    ? dyn_cast<Function>(
+                          Ret->getReturnValue()->stripPointerCastsAndAliases())
+                    : nullptr;
+      if (!F || (Returned && Returned != F))
+        return nullptr;
+      Returned = F;
+    }
+  return Returned;
+}
+
+/// At -O0 a function pointer held in a local variable is loaded from its
+/// stack slot: the function, when the slot is written exactly once, with it.
+static Function *storedFunction(LoadInst &Load) {
+  auto *Slot = dyn_cast<AllocaInst>(Load.getPointerOperand());
+  if (!Slot)
+    return nullptr;
+  Function *Stored = nullptr;
+  for (User *U : Slot->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    auto *Store = dyn_cast<StoreInst>(U);
+    if (!Store || Store->getPointerOperand() != Slot || Stored)
+      return nullptr;
+    Stored = knownFunction(Store->getValueOperand());
+    if (!Stored)
+      return nullptr;
+  }
+  return Stored;
+}
+
 Function *enzymeTarget(CallBase &Call) {
   unsigned I = functionOperand(Call);
   if (I >= Call.arg_size())
     return nullptr;
-  return dyn_cast<Function>(
-      Call.getArgOperand(I)->stripPointerCastsAndAliases());
+  Value *Operand = Call.getArgOperand(I)->stripPointerCastsAndAliases();
+  if (auto *Load = dyn_cast<LoadInst>(Operand))
+    return storedFunction(*Load);
+  return knownFunction(Operand);
 }
 
 Expected<EnzymeCall> parseEnzymeCall(CallBase &Call, EnzymeEntry Entry) {

@@ -227,8 +227,8 @@ Value *packResults(IRBuilderBase &B, const EnzymeCall &EC,
   }
   for (auto [S, V] : zip(Slots, Values)) {
     Value *Stored = V->getType() == S.Ty ? V : B.CreateFPCast(V, S.Ty);
-    B.CreateStore(Stored, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Memory,
-                                                       S.Offset));
+    B.CreateStore(
+        Stored, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Memory, S.Offset));
   }
   if (EC.ResultMemory)
     return nullptr;

@@ -1,0 +1,115 @@
+// Custom derivatives and inactive functions registered the way Enzyme
+// registers them. The rules are deliberately not the true derivatives
+// (multiples of them), so that a test can tell they were used.
+#include "EnzymeKernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+extern int enzyme_dup, enzyme_const, enzyme_out;
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+
+static int OutstandingTapes = 0;
+int rules_tapes_outstanding(void) { return OutstandingTapes; }
+
+// softclip(x) = tanh(x); the rules claim 10× its derivative.
+double softclip(double x) { return tanh(x); }
+
+double softclip_fwd(double x, double dx) {
+  double t = tanh(x);
+  return 10 * (1 - t * t) * dx;
+}
+
+// The tape carries tanh(x) from the augmented forward to the reverse.
+void *softclip_aug(double x) {
+  double *tape = malloc(sizeof(double));
+  *tape = tanh(x);
+  ++OutstandingTapes;
+  return tape;
+}
+
+double softclip_rev(double x, double dret, void *tape) {
+  double t = *(double *)tape;
+  free(tape);
+  --OutstandingTapes;
+  return 10 * (1 - t * t) * dret;
+}
+
+void *__enzyme_register_derivative_softclip[2] = {(void *)softclip,
+                                                  (void *)softclip_fwd};
+void *__enzyme_register_gradient_softclip[3] = {
+    (void *)softclip, (void *)softclip_aug, (void *)softclip_rev};
+
+double uses_softclip(double x) { return softclip(x * x) + x; }
+
+double rules_reverse(double x) {
+  return __enzyme_autodiff((void *)uses_softclip, x);
+}
+double rules_forward(double x, double dx) {
+  return __enzyme_fwddiff((void *)uses_softclip, x, dx);
+}
+double rules_reverse_direct(double x) {
+  return __enzyme_autodiff((void *)softclip, x);
+}
+
+// A forward rule returning {value, tangent}: 3× the true tangent.
+typedef struct {
+  double value, tangent;
+} ValueTangent;
+double cube(double x) { return x * x * x; }
+ValueTangent cube_fwd(double x, double dx) {
+  ValueTangent r = {x * x * x, 9 * x * x * dx};
+  return r;
+}
+void *__enzyme_register_derivative_cube[2] = {(void *)cube, (void *)cube_fwd};
+double uses_cube(double x) { return cube(x) * 2; }
+double rules_forward_pair(double x, double dx) {
+  return __enzyme_fwddiff((void *)uses_cube, x, dx);
+}
+
+// Pointer arguments: Enzyme's classic example. The rule claims 2× the
+// derivative and takes no tape from its augmented forward.
+void square_into(const double *src, double *dest) { *dest = *src * *src; }
+void *square_into_aug(const double *src, const double *d_src, double *dest,
+                      double *d_dest) {
+  *dest = *src * *src;
+  return NULL;
+}
+void square_into_rev(const double *src, double *d_src, const double *dest,
+                     double *d_dest, void *tape) {
+  *d_src += 4 * *src * *d_dest;
+  *d_dest = 0;
+}
+void *__enzyme_register_gradient_square_into[3] = {
+    (void *)square_into, (void *)square_into_aug, (void *)square_into_rev};
+
+double uses_square_into(double x) {
+  double y;
+  square_into(&x, &y);
+  return y + x;
+}
+double rules_reverse_pointer(double x) {
+  return __enzyme_autodiff((void *)uses_square_into, x);
+}
+void rules_reverse_pointer_direct(double x, double *dx) {
+  double y = 0, dy = 1;
+  __enzyme_autodiff((void *)square_into, enzyme_dup, &x, dx, enzyme_dup, &y,
+                    &dy);
+}
+
+// An inactive function: it runs, contributes no derivative.
+static int *Calls;
+double logged_scale(double x) {
+  ++*Calls;
+  return 3 * x;
+}
+void *__enzyme_inactivefn[1] = {(void *)logged_scale};
+
+__attribute__((enzyme_inactive)) double noisy(double x) { return 5 * x; }
+
+double with_inactive(double x) { return logged_scale(x) + noisy(x) + x * x; }
+double rules_inactive(double x, int *calls) {
+  Calls = calls;
+  return __enzyme_autodiff((void *)with_inactive, x);
+}
