@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "Slope"
 config.test_format = lit.formats.ShTest(True)
-config.suffixes = [".ll", ".cpp", ".cu"]
+config.suffixes = [".ll", ".c", ".cpp", ".cu"]
 config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.slope_binary_dir, "tests", "lit")
@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.slope_binary_dir, "tests", "lit")
 tools = config.llvm_tools_dir
 config.substitutions.append(("%opt", os.path.join(tools, "opt")))
 config.substitutions.append(("%clangxx", os.path.join(tools, "clang++")))
+config.substitutions.append(("%clang", os.path.join(tools, "clang")))
 config.substitutions.append(("%lli", os.path.join(tools, "lli")))
 config.substitutions.append(("%llc", os.path.join(tools, "llc")))
 config.substitutions.append(("%llvm_as", os.path.join(tools, "llvm-as")))
