@@ -50,10 +50,11 @@ Expected<CallInst *> callRule(IRBuilderBase &B, Function &Rule,
                               const Function &Target, ArrayRef<Value *> Args) {
   FunctionType *Type = Rule.getFunctionType();
   if (Type->getNumParams() != Args.size() || Type->isVarArg())
-    return ruleMismatch(Rule, Target,
-                        "takes " + Twine(Type->getNumParams()) +
-                            " parameters; Enzyme's convention gives it " +
-                            Twine(Args.size()));
+    return ruleMismatch(
+        Rule, Target,
+        "takes " + Twine(Type->getNumParams()) +
+            (Type->getNumParams() == 1 ? " parameter" : " parameters") +
+            "; Enzyme's convention gives it " + Twine(Args.size()));
   for (auto [I, A] : enumerate(Args))
     if (A->getType() != Type->getParamType(I))
       return ruleMismatch(Rule, Target,
@@ -158,6 +159,11 @@ Error fillReverse(Function &Part, const CustomRule &Rule,
   // The tape, unless the rule takes none.
   if (Reverse.arg_size() == Args.size() + 1)
     Args.push_back(Part.getArg(Next));
+  else if (Reverse.arg_size() != Args.size())
+    return ruleMismatch(Reverse, Target,
+                        "takes " + Twine(Reverse.arg_size()) +
+                            " parameters; Enzyme's convention gives it " +
+                            Twine(Args.size()) + ", then the tape");
   Expected<CallInst *> Call = callRule(B, Reverse, Target, Args);
   if (!Call)
     return Call.takeError();

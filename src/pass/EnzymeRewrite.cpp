@@ -31,7 +31,7 @@ Error failAt(CallBase &Call, const Twine &Message) {
 }
 
 std::string entryName(const CallBase &Call) {
-  return Call.getCalledFunction()->getName().str();
+  return Call.getCalledOperand()->getName().str();
 }
 
 /// The primals, then the first shadow of each dup pointer.

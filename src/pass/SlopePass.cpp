@@ -304,7 +304,7 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
     SmallVector<User *, 8> Users(F.users());
     for (User *U : Users)
       if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledFunction() == &F && !isa<CallBrInst>(Call))
+          Call && Call->getCalledOperand() == &F && !isa<CallBrInst>(Call))
         Markers.push_back({Call, *Mode, Enzyme});
   }
   CustomRules Rules = readRules(M);
