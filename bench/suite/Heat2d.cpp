@@ -13,8 +13,8 @@ double heat2d(double *u, double *scratch, int n, int steps, double kappa) {
     for (int i = 1; i + 1 < n; ++i)
       for (int j = 1; j + 1 < n; ++j) {
         int c = i * n + j;
-        scratch[c] = u[c] + kappa * (u[c - n] + u[c + n] + u[c - 1] +
-                                     u[c + 1] - 4 * u[c]);
+        scratch[c] = u[c] + kappa * (u[c - n] + u[c + n] + u[c - 1] + u[c + 1] -
+                                     4 * u[c]);
       }
     for (int i = 1; i + 1 < n; ++i)
       for (int j = 1; j + 1 < n; ++j)
@@ -90,7 +90,7 @@ private:
 };
 
 bench::Registration Register("4 heat2d", [](bench::KernelList &Out,
-                                             bool Quick) {
+                                            bool Quick) {
   Out.push_back(Quick ? std::make_unique<Heat2d>(16, 10)
                       : std::make_unique<Heat2d>(128, 100));
 });

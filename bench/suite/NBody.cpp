@@ -48,9 +48,7 @@ public:
     SlopeGrad.resize(3 * N);
     HandGrad.resize(3 * N);
   }
-  std::string name() const override {
-    return "nbody N=" + std::to_string(N);
-  }
+  std::string name() const override { return "nbody N=" + std::to_string(N); }
   void primal() override { Value = potential(R.data(), M.data(), N); }
   void slope() override {
     std::fill(SlopeGrad.begin(), SlopeGrad.end(), 0.0);
@@ -68,8 +66,7 @@ private:
   double Value = 0;
 };
 
-bench::Registration Register("5 nbody", [](bench::KernelList &Out,
-                                            bool Quick) {
+bench::Registration Register("5 nbody", [](bench::KernelList &Out, bool Quick) {
   Out.push_back(std::make_unique<NBody>(Quick ? 64 : 1024));
 });
 

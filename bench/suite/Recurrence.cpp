@@ -60,7 +60,7 @@ private:
 };
 
 bench::Registration Register("6 recurrence", [](bench::KernelList &Out,
-                                                 bool Quick) {
+                                                bool Quick) {
   Out.push_back(std::make_unique<Recurrence>(Quick ? 1000 : 1000000));
 });
 

@@ -82,8 +82,8 @@ public:
     HandGrad.resize(Values.size() + N);
   }
   std::string name() const override {
-    return "csr chain n=" + std::to_string(N) + " K=" +
-           std::to_string(Products);
+    return "csr chain n=" + std::to_string(N) +
+           " K=" + std::to_string(Products);
   }
   void primal() override {
     X = X0;
@@ -95,10 +95,9 @@ public:
     std::fill(SlopeGrad.begin(), SlopeGrad.end(), 0.0);
     std::fill(DY.begin(), DY.end(), 0.0);
     double *DValues = SlopeGrad.data(), *DX = DValues + Values.size();
-    slope::grad<sparseChain>(slope::dup(Values.data(), DValues),
-                             Columns.data(), RowStart.data(), N, Products,
-                             slope::dup(X.data(), DX),
-                             slope::dup(Y.data(), DY.data()));
+    slope::grad<sparseChain>(
+        slope::dup(Values.data(), DValues), Columns.data(), RowStart.data(), N,
+        Products, slope::dup(X.data(), DX), slope::dup(Y.data(), DY.data()));
   }
   void hand() override {
     std::fill(HandGrad.begin(), HandGrad.end(), 0.0);
@@ -115,7 +114,7 @@ private:
 };
 
 bench::Registration Register("7 sparse", [](bench::KernelList &Out,
-                                             bool Quick) {
+                                            bool Quick) {
   Out.push_back(Quick ? std::make_unique<SparseChain>(200, 5, 3)
                       : std::make_unique<SparseChain>(20000, 10, 10));
 });

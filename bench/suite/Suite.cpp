@@ -116,14 +116,16 @@ int run(int argc, char **argv) {
                                    for (auto _ : S)
                                      Raw->primal();
                                  });
-    benchmark::RegisterBenchmark((R.Name + "/slope").c_str(), [Raw](benchmark::State &S) {
-      for (auto _ : S)
-        Raw->slope();
-    });
-    benchmark::RegisterBenchmark((R.Name + "/hand").c_str(), [Raw](benchmark::State &S) {
-      for (auto _ : S)
-        Raw->hand();
-    });
+    benchmark::RegisterBenchmark((R.Name + "/slope").c_str(),
+                                 [Raw](benchmark::State &S) {
+                                   for (auto _ : S)
+                                     Raw->slope();
+                                 });
+    benchmark::RegisterBenchmark((R.Name + "/hand").c_str(),
+                                 [Raw](benchmark::State &S) {
+                                   for (auto _ : S)
+                                     Raw->hand();
+                                 });
     Rows.push_back(R);
   }
   CollectingReporter Reporter;
@@ -153,7 +155,6 @@ int run(int argc, char **argv) {
 }
 
 } // namespace
-
 
 } // namespace bench
 
