@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "Activity.h"
 #include "CallDerivatives.h"
 #include "CloneInto.h"
@@ -103,11 +104,31 @@ void ReverseEmitter::accumulate(Value *V, Value *Contribution,
 
 /// Integer and address arithmetic: cheaper to redo in the reverse sweep
 /// than to keep on the tape.
+/// Values the reverse sweep recomputes from their operands instead of
+/// taping them: address and integer arithmetic, comparisons, and
+/// floating-point arithmetic as cheap as the memory traffic a tape entry
+/// costs (add, sub, mul, fma, negation, conversions, selects). Divisions
+/// and calls (sqrt, exp, sin, ...) are taped.
 static bool isCheapToRecompute(const Instruction &I) {
-  if (isa<GetElementPtrInst>(I) || isa<CmpInst>(I))
+  if (isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
+      isa<CastInst>(I) || isa<UnaryOperator>(I))
     return true;
-  if (isa<CastInst>(I) || isa<BinaryOperator>(I))
-    return !I.getType()->isFPOrFPVectorTy();
+  if (isa<BinaryOperator>(I))
+    return I.getOpcode() != Instruction::FDiv &&
+           I.getOpcode() != Instruction::FRem &&
+           I.getOpcode() != Instruction::UDiv &&
+           I.getOpcode() != Instruction::SDiv &&
+           I.getOpcode() != Instruction::URem &&
+           I.getOpcode() != Instruction::SRem;
+  if (auto *Intrinsic = dyn_cast<IntrinsicInst>(&I))
+    switch (Intrinsic->getIntrinsicID()) {
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+    case Intrinsic::fabs:
+      return true;
+    default:
+      return false;
+    }
   return false;
 }
 
