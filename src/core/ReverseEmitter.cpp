@@ -13,7 +13,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
-#include "llvm/IR/IntrinsicInst.h"
 #include "Activity.h"
 #include "CallDerivatives.h"
 #include "CloneInto.h"
@@ -26,6 +25,7 @@
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
 #include "Tape.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"

@@ -127,17 +127,25 @@ void ReverseEmitter::reserveTapeForLoops() {
     if (!L || L->getHeader() != State->Header || !L->isInnermost() ||
         !L->getLoopPreheader())
       continue;
-    uint64_t Bytes = 0;
+    // Room, too, for one frame of every block outside the loop: a frame
+    // pushed right after the loop would otherwise double (and copy) a tape
+    // sized exactly for it.
+    uint64_t Bytes = 0, Outside = 0;
     for (BasicBlock *BB : State->Blocks)
       Bytes += TheTape->frameBytes(*BB);
+    for (BasicBlock *BB : PrimalBlocks)
+      if (!State->Blocks.contains(BB))
+        Outside += TheTape->frameBytes(*BB);
     const SCEV *Taken = SE.getBackedgeTakenCount(L);
     if (!Bytes || isa<SCEVCouldNotCompute>(Taken) ||
         !Expander.isSafeToExpand(Taken))
       continue;
     Type *I64 = Type::getInt64Ty(Derivative->getContext());
-    const SCEV *Total = SE.getMulExpr(
-        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64)),
-        SE.getConstant(I64, Bytes));
+    const SCEV *Total = SE.getAddExpr(
+        SE.getMulExpr(SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64),
+                                    SE.getOne(I64)),
+                      SE.getConstant(I64, Bytes)),
+        SE.getConstant(I64, Outside));
     Instruction *At = L->getLoopPreheader()->getTerminator();
     IRBuilder<> B(At);
     TheTape->reserve(B, Expander.expandCodeFor(Total, I64, At));
