@@ -152,6 +152,8 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
       Result = Recomputed;
     else if (isCheapToRecompute(*I))
       Result = recompute(*I, B);
+    else if (Value *Invariant = loopInvariantValue(*I, B))
+      Result = Invariant;
     else // the frame is read at the top of the primal block's reverse
       Result = TheTape->read(*CurrentPrimal, *ReverseOf[CurrentPrimal], V);
   } else {

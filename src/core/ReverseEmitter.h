@@ -98,6 +98,8 @@ private:
     llvm::AllocaInst *Counter =
         nullptr; ///< the iteration the reverse sweep is in
     llvm::SmallPtrSet<llvm::BasicBlock *, 16> Blocks;
+    /// The loop's only exit block (exits are dedicated), or null.
+    llvm::BasicBlock *UniqueExit = nullptr;
   };
   struct Induction {
     LoopState *Loop;
@@ -115,6 +117,10 @@ private:
   void branchBackFromHeader(LoopState &L, llvm::IRBuilderBase &B);
   /// An induction variable recomputed from the reverse counter, or null.
   llvm::Value *inductionValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// A value defined outside a loop around the current block, taped once
+  /// per execution of the loop (in its exit block's frame) instead of once
+  /// per iteration; null when the loop has several exits.
+  llvm::Value *loopInvariantValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// Reserves tape room for a whole innermost loop at its entry when
   /// scalar evolution knows the trip count. Runs after Tape::finalize().
   void reserveTapeForLoops();
@@ -142,6 +148,10 @@ private:
       UniquePreds;
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> CacheSlots;
+  /// Slots of loop-invariant values, by (value, the loop's exit block).
+  llvm::DenseMap<std::pair<llvm::Value *, llvm::BasicBlock *>,
+                 llvm::AllocaInst *>
+      InvariantSlots;
   llvm::DenseMap<std::pair<llvm::Value *, llvm::BasicBlock *>, llvm::Value *>
       Reloaded;
   /// Primal blocks inside a loop: their values have one instance per

@@ -39,6 +39,8 @@ void ReverseEmitter::analyzeLoops() {
     State->Preheader = Preheader;
     State->Latch = Latch;
     State->Blocks.insert(L->block_begin(), L->block_end());
+    if (L->hasDedicatedExits())
+      State->UniqueExit = L->getUniqueExitBlock();
 
     IRBuilder<> B(Header, Header->begin());
     Type *I64 = B.getInt64Ty();
@@ -113,6 +115,30 @@ void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
   PreviousB.CreateStore(PreviousB.CreateSub(Count, PreviousB.getInt64(1)),
                         L.Counter);
   moveAdjointsAlongEdge(*L.Latch, *L.Header, PreviousB);
+}
+
+Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
+  // The outermost loop around the current block that does not contain I.
+  // I dominates the current block, hence the loop's header and its exit.
+  LoopState *Outer = nullptr;
+  for (const auto &L : Loops)
+    if (L->Blocks.contains(CurrentPrimal) &&
+        !L->Blocks.contains(I.getParent()) &&
+        (!Outer || L->Blocks.size() > Outer->Blocks.size()))
+      Outer = L.get();
+  if (!Outer || !Outer->UniqueExit)
+    return nullptr;
+  // The reverse sweep enters the loop's reverse only through the reverse
+  // of its exit block, which reads I from the tape into a slot.
+  BasicBlock *Exit = Outer->UniqueExit;
+  AllocaInst *&Slot = InvariantSlots[{&I, Exit}];
+  if (!Slot) {
+    Slot = entrySlot(I.getType(), I.getName() + ".invariant", nullptr);
+    auto *Read = cast<Instruction>(TheTape->read(*Exit, *ReverseOf[Exit], &I));
+    IRBuilder<> AtRead(Read->getParent(), std::next(Read->getIterator()));
+    AtRead.CreateStore(Read, Slot);
+  }
+  return B.CreateLoad(I.getType(), Slot, I.getName() + ".invariant");
 }
 
 void ReverseEmitter::reserveTapeForLoops() {
