@@ -109,7 +109,7 @@ void ReverseEmitter::accumulate(Value *V, Value *Contribution,
 /// floating-point arithmetic as cheap as the memory traffic a tape entry
 /// costs (add, sub, mul, fma, negation, conversions, selects). Divisions
 /// and calls (sqrt, exp, sin, ...) are taped.
-static bool isCheapToRecompute(const Instruction &I) {
+bool isCheapToRecompute(const Instruction &I) {
   if (isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
       isa<CastInst>(I) || isa<UnaryOperator>(I))
     return true;
@@ -150,7 +150,7 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
   if (InLoop.contains(I->getParent())) {
     if (Value *Recomputed = inductionValue(*I, B))
       Result = Recomputed;
-    else if (isCheapToRecompute(*I))
+    else if (isCheapToRecompute(*I) && recomputingSavesTape(*I))
       Result = recompute(*I, B);
     else if (Value *Invariant = loopInvariantValue(*I, B))
       Result = Invariant;

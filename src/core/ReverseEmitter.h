@@ -17,6 +17,9 @@
 
 namespace slope {
 
+/// Whether the reverse sweep recomputes \p I rather than taping it.
+bool isCheapToRecompute(const llvm::Instruction &I);
+
 /// Builds one reverse-mode derivative; see ReverseEmitter.cpp.
 class ReverseEmitter {
 public:
@@ -136,6 +139,10 @@ private:
   std::optional<ActivityInfo> Activity;
   std::optional<ShadowMap> Shadows;
   llvm::Value *recompute(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// Whether recomputing floating-point \p I (cheap) tapes no more than
+  /// taping it would: at most one operand needs its own entry per
+  /// iteration. Address and integer arithmetic is always recomputed.
+  bool recomputingSavesTape(llvm::Instruction &I);
   bool ResultIsFP = false;
   llvm::Argument *Seed = nullptr;
   llvm::AllocaInst *ResultSlot = nullptr;

@@ -141,6 +141,26 @@ Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
   return B.CreateLoad(I.getType(), Slot, I.getName() + ".invariant");
 }
 
+bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
+  if (!I.getType()->isFPOrFPVectorTy())
+    return true;
+  SmallPtrSet<Value *, 4> Taped;
+  for (Value *Op : I.operands()) {
+    auto *OpI = dyn_cast<Instruction>(Op);
+    if (!OpI || !InLoop.contains(OpI->getParent()) || Inductions.count(OpI) ||
+        isCheapToRecompute(*OpI))
+      continue;
+    // Defined outside a loop around the current block: taped once per loop.
+    bool Invariant = any_of(Loops, [&](const auto &L) {
+      return L->UniqueExit && L->Blocks.contains(CurrentPrimal) &&
+             !L->Blocks.contains(OpI->getParent());
+    });
+    if (!Invariant)
+      Taped.insert(OpI);
+  }
+  return Taped.size() <= 1;
+}
+
 void ReverseEmitter::reserveTapeForLoops() {
   DominatorTree DT(*Derivative);
   LoopInfo LI(DT);
