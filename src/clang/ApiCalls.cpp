@@ -40,15 +40,18 @@ std::optional<DiffMode> enzymeMode(const FunctionDecl *FD) {
                                                        : DiffMode::Reverse;
 }
 
-/// The function an Enzyme call names first: `f`, `(void *)f` or `&f`.
-const FunctionDecl *enzymeTarget(const CallExpr *Call) {
-  if (Call->getNumArgs() == 0)
-    return nullptr;
-  const Expr *First = Call->getArg(0)->IgnoreParenCasts();
-  if (const auto *AddressOf = dyn_cast<UnaryOperator>(First))
-    First = AddressOf->getSubExpr()->IgnoreParenCasts();
-  const auto *Ref = dyn_cast<DeclRefExpr>(First);
+/// The function \p E names: `f`, `(void *)f` or `&f`.
+const FunctionDecl *namedFunction(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *AddressOf = dyn_cast<UnaryOperator>(E))
+    E = AddressOf->getSubExpr()->IgnoreParenCasts();
+  const auto *Ref = dyn_cast<DeclRefExpr>(E);
   return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+}
+
+/// The function an Enzyme call differentiates (its first argument).
+const FunctionDecl *enzymeTarget(const CallExpr *Call) {
+  return Call->getNumArgs() ? namedFunction(Call->getArg(0)) : nullptr;
 }
 
 /// The function behind the template argument F: a function, or the static
@@ -104,11 +107,7 @@ const FunctionDecl *customRuleTarget(const VarDecl *Var) {
   const auto *List = dyn_cast<InitListExpr>(Var->getInit()->IgnoreImplicit());
   if (!List || List->getNumInits() == 0)
     return nullptr;
-  const Expr *First = List->getInit(0)->IgnoreParenCasts();
-  if (const auto *AddressOf = dyn_cast<UnaryOperator>(First))
-    First = AddressOf->getSubExpr()->IgnoreParenCasts();
-  const auto *Ref = dyn_cast<DeclRefExpr>(First);
-  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  return namedFunction(List->getInit(0));
 }
 
 bool isMarkedInactive(const FunctionDecl *FD) {

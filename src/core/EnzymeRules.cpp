@@ -10,12 +10,6 @@ using namespace llvm;
 namespace slope {
 namespace {
 
-AllocaInst *entryAlloca(IRBuilderBase &B, Type *Ty, const Twine &Name) {
-  Function &F = *B.GetInsertBlock()->getParent();
-  IRBuilder<> AtEntry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  return AtEntry.CreateAlloca(Ty, nullptr, Name);
-}
-
 /// The fields of \p Aggregate laid out as the C struct of \p Fields, read
 /// through memory (whatever ABI type spells the struct); an empty result
 /// when it is too small.
@@ -80,9 +74,18 @@ SmallVector<Value *, 16> withPointerShadows(Function &Target,
   return Args;
 }
 
-std::string partName(const DiffRequest &Req, StringRef Part) {
-  return (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
-      .str();
+/// A part's parameters: \p Primals (f's), \p Shadows (null but for dup
+/// pointers); returns the index of the parameter after them.
+unsigned partArguments(Function &Part, const DiffRequest &Req,
+                       SmallVectorImpl<Value *> &Primals,
+                       SmallVectorImpl<Value *> &Shadows) {
+  unsigned N = Req.Target->arg_size(), Next = N;
+  for (unsigned I = 0; I < N; ++I) {
+    Primals.push_back(Part.getArg(I));
+    Shadows.push_back(Req.Args[I] == ArgActivity::Dup ? Part.getArg(Next++)
+                                                      : nullptr);
+  }
+  return Next;
 }
 
 /// Fills the augmented forward part: (f's parameters, dup shadows, record
@@ -90,16 +93,9 @@ std::string partName(const DiffRequest &Req, StringRef Part) {
 Error fillAugmented(Function &Part, const CustomRule &Rule,
                     const DiffRequest &Req) {
   Function &Target = *Req.Target;
-  unsigned N = Target.arg_size();
   IRBuilder<> B(BasicBlock::Create(Part.getContext(), "entry", &Part));
   SmallVector<Value *, 8> Primals, Shadows;
-  unsigned Next = N;
-  for (unsigned I = 0; I < N; ++I) {
-    Primals.push_back(Part.getArg(I));
-    Shadows.push_back(Req.Args[I] == ArgActivity::Dup ? Part.getArg(Next++)
-                                                      : nullptr);
-  }
-  Value *Slot = Part.getArg(Next);
+  Value *Slot = Part.getArg(partArguments(Part, Req, Primals, Shadows));
   Expected<CallInst *> Augmented =
       callRule(B, *Rule.EnzymeAugmented, Target,
                withPointerShadows(Target, Primals, Shadows));
@@ -143,15 +139,9 @@ Error fillReverse(Function &Part, const CustomRule &Rule,
                   const DiffRequest &Req) {
   Function &Target = *Req.Target;
   Function &Reverse = *Rule.EnzymeReverse;
-  unsigned N = Target.arg_size();
   IRBuilder<> B(BasicBlock::Create(Part.getContext(), "entry", &Part));
   SmallVector<Value *, 8> Primals, Shadows;
-  unsigned Next = N;
-  for (unsigned I = 0; I < N; ++I) {
-    Primals.push_back(Part.getArg(I));
-    Shadows.push_back(Req.Args[I] == ArgActivity::Dup ? Part.getArg(Next++)
-                                                      : nullptr);
-  }
+  unsigned Next = partArguments(Part, Req, Primals, Shadows);
   SmallVector<Value *, 16> Args = withPointerShadows(Target, Primals, Shadows);
   Type *ResultType = Target.getReturnType();
   if (ResultType->isFloatingPointTy())
@@ -202,6 +192,12 @@ Error fillReverse(Function &Part, const CustomRule &Rule,
 
 } // namespace
 
+AllocaInst *entryAlloca(IRBuilderBase &B, Type *Ty, const Twine &Name) {
+  Function &F = *B.GetInsertBlock()->getParent();
+  IRBuilder<> AtEntry(&F.getEntryBlock(), F.getEntryBlock().begin());
+  return AtEntry.CreateAlloca(Ty, nullptr, Name);
+}
+
 Expected<EnzymeForwardResult> emitEnzymeForward(IRBuilderBase &B,
                                                 CallBase &Call,
                                                 Function &Forward,
@@ -235,25 +231,16 @@ Expected<EnzymeForwardResult> emitEnzymeForward(IRBuilderBase &B,
 Expected<SplitDerivative> enzymeSplit(const CustomRule &Rule,
                                       const DiffRequest &Req) {
   Module &M = *Req.Target->getParent();
-  std::string AugmentedName = partName(Req, "enzyme_augmented");
-  std::string ReverseName = partName(Req, "enzyme_reverse");
+  std::string AugmentedName = splitPartName(Req, "enzyme_augmented");
+  std::string ReverseName = splitPartName(Req, "enzyme_reverse");
   if (Function *Augmented = M.getFunction(AugmentedName))
     return SplitDerivative{Augmented, M.getFunction(ReverseName)};
-  FunctionType *Combined = reverseDerivativeType(Req);
-  Type *Ptr = PointerType::getUnqual(M.getContext());
-  SmallVector<Type *, 8> Params(Combined->params());
-  if (Req.Target->getReturnType()->isFloatingPointTy())
-    Params.pop_back(); // the seed
-  Params.push_back(Ptr);
+  auto [AugmentedType, ReverseType] = splitPartTypes(Req);
   SplitDerivative Parts;
   Parts.Augmented = Function::Create(
-      FunctionType::get(Req.Target->getReturnType(), Params, false),
-      GlobalValue::InternalLinkage, AugmentedName, M);
-  Params.assign(Combined->param_begin(), Combined->param_end());
-  Params.push_back(Ptr);
-  Parts.Reverse = Function::Create(
-      FunctionType::get(Combined->getReturnType(), Params, false),
-      GlobalValue::InternalLinkage, ReverseName, M);
+      AugmentedType, GlobalValue::InternalLinkage, AugmentedName, M);
+  Parts.Reverse = Function::Create(ReverseType, GlobalValue::InternalLinkage,
+                                   ReverseName, M);
   Error E = fillAugmented(*Parts.Augmented, Rule, Req);
   if (!E)
     E = fillReverse(*Parts.Reverse, Rule, Req);

@@ -28,6 +28,10 @@
 
 namespace slope {
 
+/// A stack slot in the entry block of \p B's function.
+llvm::AllocaInst *entryAlloca(llvm::IRBuilderBase &B, llvm::Type *Ty,
+                              const llvm::Twine &Name);
+
 /// What a forward rule call gave: the primal result (null when \p Call
 /// itself is to stay and compute it) and the tangent (null for void).
 struct EnzymeForwardResult {

@@ -22,11 +22,6 @@ struct PendingSplit {
 thread_local StringSet<> InProgress;
 thread_local SmallVector<PendingSplit, 4> Pending;
 
-std::string partName(const DiffRequest &Req, StringRef Part) {
-  return (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
-      .str();
-}
-
 void discardParts(const SplitDerivative &Parts) {
   discardGenerated(*Parts.Augmented);
   discardGenerated(*Parts.Reverse);
@@ -34,8 +29,25 @@ void discardParts(const SplitDerivative &Parts) {
 
 SplitDerivative declareParts(const DiffRequest &Req) {
   Module &M = *Req.Target->getParent();
+  auto [AugmentedType, ReverseType] = splitPartTypes(Req);
+  // External until they have bodies: an internal declaration is invalid.
+  return {Function::Create(AugmentedType, GlobalValue::ExternalLinkage,
+                           splitPartName(Req, "augmented"), M),
+          Function::Create(ReverseType, GlobalValue::ExternalLinkage,
+                           splitPartName(Req, "reverse_part"), M)};
+}
+
+} // namespace
+
+std::string splitPartName(const DiffRequest &Req, StringRef Part) {
+  return (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
+      .str();
+}
+
+std::pair<FunctionType *, FunctionType *>
+splitPartTypes(const DiffRequest &Req) {
   FunctionType *Combined = reverseDerivativeType(Req);
-  Type *Ptr = PointerType::getUnqual(M.getContext());
+  Type *Ptr = PointerType::getUnqual(Req.Target->getContext());
   SmallVector<Type *, 8> Params(Combined->params());
   if (Req.Target->getReturnType()->isFloatingPointTy())
     Params.pop_back(); // the seed
@@ -44,22 +56,15 @@ SplitDerivative declareParts(const DiffRequest &Req) {
       FunctionType::get(Req.Target->getReturnType(), Params, false);
   Params.assign(Combined->param_begin(), Combined->param_end());
   Params.push_back(Ptr);
-  auto *ReverseType =
-      FunctionType::get(Combined->getReturnType(), Params, false);
-  // External until they have bodies: an internal declaration is invalid.
-  return {Function::Create(AugmentedType, GlobalValue::ExternalLinkage,
-                           partName(Req, "augmented"), M),
-          Function::Create(ReverseType, GlobalValue::ExternalLinkage,
-                           partName(Req, "reverse_part"), M)};
+  return {AugmentedType,
+          FunctionType::get(Combined->getReturnType(), Params, false)};
 }
-
-} // namespace
 
 Expected<SplitDerivative> getSplitDerivative(const DiffRequest &Req) {
   Module &M = *Req.Target->getParent();
-  if (Function *Augmented = M.getFunction(partName(Req, "augmented")))
+  if (Function *Augmented = M.getFunction(splitPartName(Req, "augmented")))
     return SplitDerivative{Augmented,
-                           M.getFunction(partName(Req, "reverse_part"))};
+                           M.getFunction(splitPartName(Req, "reverse_part"))};
   SplitDerivative Parts = declareParts(Req);
   std::string Name = Req.derivativeName();
   if (InProgress.contains(Name)) {

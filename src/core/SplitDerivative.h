@@ -35,6 +35,14 @@ struct SplitDerivative {
 /// given bodies once it is complete.
 llvm::Expected<SplitDerivative> getSplitDerivative(const DiffRequest &Req);
 
+/// The name of a part ("augmented", "reverse_part", ...) for \p Req.
+std::string splitPartName(const DiffRequest &Req, llvm::StringRef Part);
+
+/// The types of the augmented forward part and the reverse part for \p Req
+/// (conventions above).
+std::pair<llvm::FunctionType *, llvm::FunctionType *>
+splitPartTypes(const DiffRequest &Req);
+
 /// Marks in a combined derivative the seam after the primal sweep's return
 /// number \p Index of \p Result (null for void).
 void insertSeam(llvm::IRBuilderBase &B, unsigned Index, llvm::Value *Result);

@@ -15,6 +15,7 @@
 #include "DiffError.h"
 #include "Differentiator.h"
 #include "EnzymeCall.h"
+#include "EnzymeRules.h"
 #include "SplitDerivative.h"
 
 #include "llvm/IR/Module.h"
@@ -81,12 +82,6 @@ Expected<Results> emitFwdDiff(IRBuilderBase &B, const EnzymeCall &EC) {
     for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
       Tangents.push_back(B.CreateExtractValue(Result, 1 + Lane));
   return Tangents;
-}
-
-AllocaInst *entryAlloca(IRBuilderBase &B, Type *Ty, const Twine &Name) {
-  Function &F = *B.GetInsertBlock()->getParent();
-  IRBuilder<> AtEntry(&F.getEntryBlock(), F.getEntryBlock().begin());
-  return AtEntry.CreateAlloca(Ty, nullptr, Name);
 }
 
 Expected<Results> emitAugmentFwd(IRBuilderBase &B, const EnzymeCall &EC) {
