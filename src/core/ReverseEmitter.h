@@ -124,6 +124,9 @@ private:
   /// per execution of the loop (in its exit block's frame) instead of once
   /// per iteration; null when the loop has several exits.
   llvm::Value *loopInvariantValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// The exit block of the outermost loop around the current block that
+  /// does not contain \p I, when that loop has only one exit; else null.
+  llvm::BasicBlock *invariantLoopExit(const llvm::Instruction &I) const;
   /// Reserves tape room for a whole innermost loop at its entry when
   /// scalar evolution knows the trip count. Runs after Tape::finalize().
   void reserveTapeForLoops();

@@ -117,7 +117,7 @@ void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
   moveAdjointsAlongEdge(*L.Latch, *L.Header, PreviousB);
 }
 
-Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
+BasicBlock *ReverseEmitter::invariantLoopExit(const Instruction &I) const {
   // The outermost loop around the current block that does not contain I.
   // I dominates the current block, hence the loop's header and its exit.
   LoopState *Outer = nullptr;
@@ -126,11 +126,15 @@ Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
         !L->Blocks.contains(I.getParent()) &&
         (!Outer || L->Blocks.size() > Outer->Blocks.size()))
       Outer = L.get();
-  if (!Outer || !Outer->UniqueExit)
+  return Outer ? Outer->UniqueExit : nullptr;
+}
+
+Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
+  BasicBlock *Exit = invariantLoopExit(I);
+  if (!Exit)
     return nullptr;
   // The reverse sweep enters the loop's reverse only through the reverse
   // of its exit block, which reads I from the tape into a slot.
-  BasicBlock *Exit = Outer->UniqueExit;
   AllocaInst *&Slot = InvariantSlots[{&I, Exit}];
   if (!Slot) {
     Slot = entrySlot(I.getType(), I.getName() + ".invariant", nullptr);
@@ -151,11 +155,7 @@ bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
         isCheapToRecompute(*OpI))
       continue;
     // Defined outside a loop around the current block: taped once per loop.
-    bool Invariant = any_of(Loops, [&](const auto &L) {
-      return L->UniqueExit && L->Blocks.contains(CurrentPrimal) &&
-             !L->Blocks.contains(OpI->getParent());
-    });
-    if (!Invariant)
+    if (!invariantLoopExit(*OpI))
       Taped.insert(OpI);
   }
   return Taped.size() <= 1;
