@@ -1,6 +1,7 @@
 //===- Tape.cpp -----------------------------------------------------------===//
 #include "Tape.h"
 
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -49,7 +50,37 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
   Fr.Offsets.push_back(Fr.Bytes);
   Fr.Bytes += slotBytes(V->getType());
   Fr.Reads[V] = Read;
+  explainEntry(V);
   return Read;
+}
+
+/// What the entry holds, in words, for -Rpass-analysis=slope.
+static std::string describeTapedValue(const Instruction &I) {
+  std::string Type;
+  raw_string_ostream OS(Type);
+  I.getType()->print(OS);
+  if (isa<LoadInst>(I))
+    return "a " + Type + " loaded from memory the function also writes";
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (Function *Callee = Call->getCalledFunction())
+      return "the result of '" + Callee->getName().str() + "'";
+  if (isa<PHINode>(I))
+    return "a " + Type + " carried from the previous iteration";
+  return std::string("a ") + I.getOpcodeName() + " result";
+}
+
+void Tape::explainEntry(Value *V) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return;
+  OptimizationRemarkEmitter ORE(&F);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis("slope", "Taped", I)
+           << "the reverse sweep of '" << ore::NV("Function", &F) << "' tapes "
+           << describeTapedValue(*I) << " ("
+           << ore::NV("Bytes", slotBytes(V->getType()))
+           << " bytes each time this runs)";
+  });
 }
 
 uint64_t Tape::frameBytes(BasicBlock &Primal) const {

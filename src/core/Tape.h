@@ -52,6 +52,8 @@ private:
   };
 
   uint64_t slotBytes(llvm::Type *Ty) const;
+  /// An analysis remark (-Rpass-analysis=slope) at the taped value.
+  void explainEntry(llvm::Value *V);
   llvm::Function *growFunction();
   void emitPush(llvm::BasicBlock &Primal, Frame &F);
   void emitPop(Frame &F);
