@@ -30,11 +30,13 @@ std::string DiffRequest::activityString() const {
 }
 
 std::string DiffRequest::derivativeName() const {
-  std::string Name = (Target->getName() + ".slope." + modeName(Mode) + "." +
-                      activityString())
-                         .str();
+  std::string Name =
+      (Target->getName() + ".slope." + modeName(Mode) + "." + activityString())
+          .str();
   if (Width > 1)
     Name += ".w" + std::to_string(Width);
+  if (Split)
+    Name += ".split";
   return Name;
 }
 

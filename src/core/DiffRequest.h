@@ -35,6 +35,10 @@ struct DiffRequest {
   llvm::SmallVector<llvm::Type *, 8> ArgElementTypes;
   /// Custom derivatives and inactive functions of the module (may be null).
   const CustomRules *Rules = nullptr;
+  /// Reverse mode: the derivative will be cut into an augmented forward
+  /// and a reverse part, between which the caller may write memory; the
+  /// reverse sweep then cannot read values again from memory.
+  bool Split = false;
 
   /// Parses a descriptor such as "AC"; false on an unknown character.
   static bool parseActivity(llvm::StringRef Descriptor,

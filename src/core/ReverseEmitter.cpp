@@ -25,6 +25,7 @@
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
 #include "Tape.h"
+#include "UnwrittenMemory.h"
 #include "llvm/IR/IntrinsicInst.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -147,17 +148,22 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
   if (Value *Known = Reloaded.lookup({V, B.GetInsertBlock()}))
     return Known;
   Value *Result;
-  if (InLoop.contains(I->getParent())) {
+  // Needed by a block outside every loop, a value has one instance there:
+  // the last one, which a slot keeps as well as the tape would.
+  if (InLoop.contains(I->getParent()) && InLoop.contains(CurrentPrimal)) {
     if (Value *Recomputed = inductionValue(*I, B))
       Result = Recomputed;
     else if (isCheapToRecompute(*I) && recomputingSavesTape(*I))
       Result = recompute(*I, B);
     else if (Value *Invariant = loopInvariantValue(*I, B))
       Result = Invariant;
+    else if (isRepeatableLoad(*I))
+      Result = recompute(*I, B);
     else // the frame is read at the top of the primal block's reverse
       Result = TheTape->read(*CurrentPrimal, *ReverseOf[CurrentPrimal], V);
   } else {
-    // Computed at most once per call: a stack slot holds it.
+    // Computed at most once per call, or needed only in its last instance:
+    // a stack slot holds it.
     AllocaInst *&Slot = CacheSlots[V];
     if (!Slot) {
       Slot = entrySlot(V->getType(), V->getName() + ".cache", nullptr);
@@ -335,6 +341,8 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
 
 Expected<Function *> ReverseEmitter::run() {
   createSignatureAndClone();
+  if (!Req.Split)
+    Unwritten = findLoadsOfUnwrittenMemory(*Derivative, TLI);
   analyzeLoops();
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);

@@ -146,6 +146,14 @@ private:
   /// taping it would: at most one operand needs its own entry per
   /// iteration. Address and integer arithmetic is always recomputed.
   bool recomputingSavesTape(llvm::Instruction &I);
+  /// Whether the reverse sweep reads \p V again from memory no instruction
+  /// writes, or recomputes it, with no tape entry per iteration (looking
+  /// \p Depth operands deep).
+  bool availableWithoutTape(llvm::Value *V, unsigned Depth = 6);
+  bool isRepeatableLoad(llvm::Instruction &I);
+  /// Loads of memory the function never writes (none for split
+  /// derivatives); see UnwrittenMemory.h.
+  llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
   bool ResultIsFP = false;
   llvm::Argument *Seed = nullptr;
   llvm::AllocaInst *ResultSlot = nullptr;

@@ -152,13 +152,34 @@ bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
   for (Value *Op : I.operands()) {
     auto *OpI = dyn_cast<Instruction>(Op);
     if (!OpI || !InLoop.contains(OpI->getParent()) || Inductions.count(OpI) ||
-        isCheapToRecompute(*OpI))
+        isCheapToRecompute(*OpI) || isRepeatableLoad(*OpI))
       continue;
     // Defined outside a loop around the current block: taped once per loop.
     if (!invariantLoopExit(*OpI))
       Taped.insert(OpI);
   }
   return Taped.size() <= 1;
+}
+
+bool ReverseEmitter::isRepeatableLoad(Instruction &I) {
+  auto *Load = dyn_cast<LoadInst>(&I);
+  return Load && Unwritten.contains(Load) &&
+         availableWithoutTape(Load->getPointerOperand());
+}
+
+bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !InLoop.contains(I->getParent()) || Inductions.count(I) ||
+      invariantLoopExit(*I))
+    return true;
+  if (Depth == 0)
+    return false;
+  if (auto *Load = dyn_cast<LoadInst>(I))
+    return Unwritten.contains(Load) &&
+           availableWithoutTape(Load->getPointerOperand(), Depth - 1);
+  return isCheapToRecompute(*I) && all_of(I->operands(), [&](Value *Op) {
+           return availableWithoutTape(Op, Depth - 1);
+         });
 }
 
 void ReverseEmitter::reserveTapeForLoops() {

@@ -66,13 +66,15 @@ Expected<SplitDerivative> getSplitDerivative(const DiffRequest &Req) {
     return SplitDerivative{Augmented,
                            M.getFunction(splitPartName(Req, "reverse_part"))};
   SplitDerivative Parts = declareParts(Req);
-  std::string Name = Req.derivativeName();
+  DiffRequest CombinedReq = Req;
+  CombinedReq.Split = true;
+  std::string Name = CombinedReq.derivativeName();
   if (InProgress.contains(Name)) {
     Pending.push_back({Name, Parts});
     return Parts;
   }
   bool Existed = M.getFunction(Name) != nullptr;
-  Expected<Function *> Combined = getDerivative(Req);
+  Expected<Function *> Combined = getDerivative(CombinedReq);
   Error E = Combined ? cutAtSeams(**Combined, *Parts.Augmented, *Parts.Reverse)
                      : Combined.takeError();
   if (Combined && !Existed && (*Combined)->use_empty())

@@ -111,6 +111,37 @@ double frobenius(double **rows, int n, int m) {
   return s;
 }
 
+/// Writes through `out` while reading `in`: called with out == in, later
+/// reads see earlier writes, so the reverse sweep must not read `in` again.
+double squaresInto(const double *in, double *out, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    double v = in[i];
+    out[n - 1 - i] = 2 * v + 0.5;
+    s += v * v * v;
+  }
+  return s;
+}
+
+/// Recursive, so not inlined: its derivative is split around the call,
+/// and the caller overwrites what it read before its reverse part runs.
+double cubes(const double *x, int n) {
+  if (n <= 0)
+    return 0;
+  int m = n < 3 ? n : 3;
+  double s = 0;
+  for (int i = 0; i < m; ++i)
+    s += x[i] * x[i] * x[i];
+  return s + cubes(x + m, n - m);
+}
+
+double cubesThenOverwrite(double *x, int n) {
+  double s = cubes(x, n);
+  for (int i = 0; i < n; ++i)
+    x[i] = std::sin(x[i]) * s;
+  return s + cubes(x, n);
+}
+
 std::vector<double> wave(int N, double Scale) {
   std::vector<double> V(N);
   for (int I = 0; I < N; ++I)
@@ -265,4 +296,35 @@ TEST(Memory, ReadOnlyInputsWithWritableShadows) {
   EXPECT_EQ(
       slope::derivative<stackArray>(slope::dup(X.data(), V.data()), 5),
       slope::derivative<stackArray>(slope::dup(Copy.data(), V.data()), 5));
+}
+
+TEST(Memory, InputOverwrittenThroughAnAliasingOutput) {
+  const int N = 9;
+  const std::vector<double> X = wave(N, 0.8);
+  std::vector<double> Y = X, DY(N, 0.0);
+  slope::grad<squaresInto>(slope::dup(Y.data(), DY.data()),
+                           slope::dup(Y.data(), DY.data()), N);
+  auto Ref = fdGradient(X, [&](std::vector<double> &Z) {
+    std::vector<double> Copy = Z;
+    return squaresInto(Copy.data(), Copy.data(), N);
+  });
+  expectNear(DY, Ref, 1e-6);
+  // Distinct buffers: the plain gradient of sum(in[i]^3).
+  std::vector<double> In = X, Out(N), DIn(N, 0.0), DOut(N, 0.0);
+  slope::grad<squaresInto>(slope::dup(In.data(), DIn.data()),
+                           slope::dup(Out.data(), DOut.data()), N);
+  for (int I = 0; I < N; ++I)
+    EXPECT_NEAR(DIn[I], 3 * X[I] * X[I], 1e-12);
+}
+
+TEST(Memory, CalleeInputOverwrittenBeforeItsReversePart) {
+  const int N = 7;
+  const std::vector<double> X = wave(N, 0.8);
+  std::vector<double> Y = X, DY(N, 0.0);
+  slope::grad<cubesThenOverwrite>(slope::dup(Y.data(), DY.data()), N);
+  auto Ref = fdGradient(X, [&](std::vector<double> &Z) {
+    std::vector<double> Copy = Z;
+    return cubesThenOverwrite(Copy.data(), N);
+  });
+  expectNear(DY, Ref, 1e-6);
 }
