@@ -187,10 +187,12 @@ void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
   if (Preds.size() < 2 || LoopOfHeader.count(&BB))
     return;
   IRBuilder<> B(&BB, BB.begin());
-  Type *I32 = B.getInt32Ty();
-  PHINode *From = B.CreatePHI(I32, pred_size(&BB), "came.from");
+  // One byte on the tape when the block is in a loop.
+  Type *Index = Preds.size() <= 256 ? B.getInt8Ty() : B.getInt32Ty();
+  PHINode *From = B.CreatePHI(Index, pred_size(&BB), "came.from");
   for (BasicBlock *P : predecessors(&BB))
-    From->addIncoming(ConstantInt::get(I32, find(Preds, P) - Preds.begin()), P);
+    From->addIncoming(ConstantInt::get(Index, find(Preds, P) - Preds.begin()),
+                      P);
   CameFrom[&BB] = From;
 }
 
@@ -317,7 +319,8 @@ void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
   }
   SwitchInst *Switch = B.CreateSwitch(From, Edges.front(), Edges.size());
   for (auto [K, Edge] : enumerate(Edges))
-    Switch->addCase(B.getInt32(K), Edge);
+    Switch->addCase(ConstantInt::get(cast<IntegerType>(From->getType()), K),
+                    Edge);
 }
 
 Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
