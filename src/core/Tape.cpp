@@ -1,5 +1,6 @@
 //===- Tape.cpp -----------------------------------------------------------===//
 #include "Tape.h"
+#include "TapeCache.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/MDBuilder.h"
@@ -11,7 +12,8 @@ using namespace llvm;
 namespace slope {
 
 namespace {
-constexpr uint64_t SlotAlign = 8;
+/// Frames start at multiples of this (the base comes from realloc).
+constexpr uint64_t FrameAlign = 8;
 constexpr uint64_t MinimumCapacity = 4096;
 } // namespace
 
@@ -23,12 +25,15 @@ Tape::Tape(Function &F) : F(F) {
   Capacity = B.CreateAlloca(B.getInt64Ty(), nullptr, "tape.capacity");
   B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), Base);
   B.CreateStore(B.getInt64(0), Size);
-  B.CreateStore(B.getInt64(0), Capacity);
+  InitEnd = B.CreateStore(B.getInt64(0), Capacity);
 }
 
 uint64_t Tape::slotBytes(Type *Ty) const {
-  const DataLayout &DL = F.getDataLayout();
-  return alignTo(DL.getTypeAllocSize(Ty).getFixedValue(), SlotAlign);
+  return F.getDataLayout().getTypeAllocSize(Ty).getFixedValue();
+}
+
+Align Tape::slotAlign(Type *Ty) const {
+  return std::min(F.getDataLayout().getABITypeAlign(Ty), Align(FrameAlign));
 }
 
 Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
@@ -43,12 +48,15 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
   }
   IRBuilder<> B(Fr.Placeholder->getParent(),
                 std::next(Fr.Placeholder->getIterator()));
+  // Entries are packed at their natural alignment (at most the frame's).
+  uint64_t Offset = alignTo(Fr.Bytes, slotAlign(V->getType()));
   Value *Address =
-      B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder, Fr.Bytes);
-  Value *Read = B.CreateLoad(V->getType(), Address, V->getName() + ".tape");
+      B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder, Offset);
+  Value *Read = B.CreateAlignedLoad(
+      V->getType(), Address, slotAlign(V->getType()), V->getName() + ".tape");
   Fr.Values.push_back(V);
-  Fr.Offsets.push_back(Fr.Bytes);
-  Fr.Bytes += slotBytes(V->getType());
+  Fr.Offsets.push_back(Offset);
+  Fr.Bytes = Offset + slotBytes(V->getType());
   Fr.Reads[V] = Read;
   explainEntry(V);
   return Read;
@@ -85,7 +93,7 @@ void Tape::explainEntry(Value *V) {
 
 uint64_t Tape::frameBytes(BasicBlock &Primal) const {
   auto It = Frames.find(&Primal);
-  return It == Frames.end() ? 0 : It->second.Bytes;
+  return It == Frames.end() ? 0 : alignTo(It->second.Bytes, FrameAlign);
 }
 
 Function *Tape::growFunction() {
@@ -150,7 +158,9 @@ void Tape::emitPush(BasicBlock &Primal, Frame &Fr) {
   Value *Top = B.CreateInBoundsGEP(B.getInt8Ty(),
                                    B.CreateLoad(B.getPtrTy(), Base), Used);
   for (auto [V, Offset] : zip(Fr.Values, Fr.Offsets))
-    B.CreateStore(V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Offset));
+    B.CreateAlignedStore(
+        V, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Top, Offset),
+        slotAlign(V->getType()));
   B.CreateStore(B.CreateAdd(Used, B.getInt64(Fr.Bytes)), Size);
 }
 
@@ -166,7 +176,12 @@ void Tape::emitPop(Frame &Fr) {
 }
 
 void Tape::finalize() {
+  if (!Frames.empty() && keepsTapeBetweenCalls(*F.getParent())) {
+    IRBuilder<> B(InitEnd->getNextNode());
+    emitTakeKeptTape(B, Base, Capacity);
+  }
   for (auto &[Primal, Fr] : Frames) {
+    Fr.Bytes = alignTo(Fr.Bytes, FrameAlign);
     emitPush(*Primal, Fr);
     emitPop(Fr);
   }
@@ -176,9 +191,12 @@ void Tape::emitFree(IRBuilderBase &B) {
   if (Frames.empty())
     return;
   Module &M = *F.getParent();
+  Value *Buffer = B.CreateLoad(B.getPtrTy(), Base);
+  if (keepsTapeBetweenCalls(M))
+    return emitReleaseTape(B, Buffer, B.CreateLoad(B.getInt64Ty(), Capacity));
   FunctionCallee Free = M.getOrInsertFunction(
       "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-  B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Base)});
+  B.CreateCall(Free, {Buffer});
 }
 
 } // namespace slope

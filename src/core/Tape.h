@@ -52,6 +52,7 @@ private:
   };
 
   uint64_t slotBytes(llvm::Type *Ty) const;
+  llvm::Align slotAlign(llvm::Type *Ty) const;
   /// An analysis remark (-Rpass-analysis=slope) at the taped value.
   void explainEntry(llvm::Value *V);
   llvm::Function *growFunction();
@@ -60,6 +61,9 @@ private:
 
   llvm::Function &F;
   llvm::AllocaInst *Base, *Size, *Capacity;
+  /// The last of the state's initial stores (the kept buffer is taken
+  /// after it).
+  llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
 };
 

@@ -6,6 +6,8 @@
 #include <slope/slope.hpp>
 
 #include <cmath>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -100,6 +102,33 @@ TEST(Loops, MillionIterationRecurrence) {
   double Y = recurrence(X, 1000000);
   double Expected = 0.5 / (1 - 0.5 * std::cos(Y));
   check::expectFirstArg<recurrence>(X, Expected, 1e-12, 1000000L);
+}
+
+TEST(Loops, EachThreadKeepsItsOwnTapeBuffer) {
+  // Tapes of different sizes, one after another on each thread (a kept
+  // buffer is reused, replaced by a larger one, or left alone), on several
+  // threads at once; each thread's buffer is freed when it ends (ASan's
+  // leak check sees the rest).
+  const long Sizes[] = {20000, 300, 100000, 5000};
+  auto Expected = [&](double X, long N) {
+    return slope::grad<recurrence>(X, N);
+  };
+  std::vector<double> Want;
+  for (int T = 0; T < 3; ++T)
+    for (long N : Sizes)
+      Want.push_back(Expected(0.1 * T + 0.2, N));
+  std::vector<double> Got(Want.size());
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 3; ++T)
+    Threads.emplace_back([&, T] {
+      for (int I = 0; I < 4; ++I)
+        Got[T * 4 + I] = slope::grad<recurrence>(0.1 * T + 0.2, Sizes[I]);
+    });
+  for (std::thread &Thread : Threads)
+    Thread.join();
+  EXPECT_EQ(Got, Want);
+  EXPECT_NEAR(Want[2], 0.5 / (1 - 0.5 * std::cos(recurrence(0.2, 100000))),
+              1e-12);
 }
 
 } // namespace

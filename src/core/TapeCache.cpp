@@ -1,0 +1,151 @@
+//===- TapeCache.cpp ------------------------------------------------------===//
+#include "TapeCache.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace llvm;
+
+namespace slope {
+
+namespace {
+
+/// Larger buffers are freed: a thread should not hold more than this
+/// after its gradients return.
+constexpr uint64_t MaxKeptBytes = uint64_t(256) << 20;
+
+const char *const KeptName = "slope.tape.kept";
+
+/// { ptr base, i64 capacity, i1 registered }, one per thread and shared by
+/// every module of a program (linkonce_odr).
+GlobalVariable *keptTape(Module &M) {
+  if (GlobalVariable *Existing = M.getNamedGlobal(KeptName))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  auto *Ty =
+      StructType::get(Ctx, {PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx),
+                            Type::getInt1Ty(Ctx)});
+  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::LinkOnceODRLinkage,
+                               Constant::getNullValue(Ty), KeptName, nullptr,
+                               GlobalValue::GeneralDynamicTLSModel);
+  G->setVisibility(GlobalValue::HiddenVisibility);
+  return G;
+}
+
+Value *field(IRBuilderBase &B, GlobalVariable *Kept, unsigned Index) {
+  Value *Address = B.CreateIntrinsic(Intrinsic::threadlocal_address,
+                                     {Kept->getType()}, {Kept});
+  return B.CreateStructGEP(Kept->getValueType(), Address, Index);
+}
+
+FunctionCallee freeFunction(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  return M.getOrInsertFunction(
+      "free", FunctionType::get(Type::getVoidTy(Ctx),
+                                {PointerType::getUnqual(Ctx)}, false));
+}
+
+/// slope.tape.drop(ptr): frees the kept buffer (thread exit).
+Function *dropFunction(Module &M) {
+  if (Function *Existing = M.getFunction("slope.tape.drop"))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Function *Drop =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                       GlobalValue::InternalLinkage, "slope.tape.drop", M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Drop));
+  GlobalVariable *Kept = keptTape(M);
+  Value *BaseField = field(B, Kept, 0);
+  B.CreateCall(freeFunction(M), {B.CreateLoad(Ptr, BaseField)});
+  B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)), BaseField);
+  B.CreateStore(B.getInt64(0), field(B, Kept, 1));
+  B.CreateRetVoid();
+  return Drop;
+}
+
+/// slope.tape.release(ptr base, i64 capacity): keeps the larger of the
+/// kept buffer and this one (within MaxKeptBytes), frees the other; the
+/// first buffer a thread keeps registers slope.tape.drop for its exit.
+Function *releaseFunction(Module &M) {
+  if (Function *Existing = M.getFunction("slope.tape.release"))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  Type *I64 = Type::getInt64Ty(Ctx);
+  Function *Release = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false),
+      GlobalValue::InternalLinkage, "slope.tape.release", M);
+  Release->addFnAttr(Attribute::NoInline);
+  Value *Base = Release->getArg(0), *Capacity = Release->getArg(1);
+  auto *Entry = BasicBlock::Create(Ctx, "entry", Release);
+  auto *Keep = BasicBlock::Create(Ctx, "keep", Release);
+  auto *Register = BasicBlock::Create(Ctx, "register", Release);
+  auto *FreeThis = BasicBlock::Create(Ctx, "free", Release);
+  auto *Done = BasicBlock::Create(Ctx, "done", Release);
+  GlobalVariable *Kept = keptTape(M);
+  FunctionCallee Free = freeFunction(M);
+
+  IRBuilder<> B(Entry);
+  Value *KeptCapacity = B.CreateLoad(I64, field(B, Kept, 1));
+  Value *Better =
+      B.CreateAnd(B.CreateICmpUGT(Capacity, KeptCapacity),
+                  B.CreateICmpULE(Capacity, B.getInt64(MaxKeptBytes)));
+  B.CreateCondBr(Better, Keep, FreeThis);
+
+  B.SetInsertPoint(Keep);
+  Value *BaseField = field(B, Kept, 0);
+  B.CreateCall(Free, {B.CreateLoad(Ptr, BaseField)});
+  B.CreateStore(Base, BaseField);
+  B.CreateStore(Capacity, field(B, Kept, 1));
+  Value *RegisteredField = field(B, Kept, 2);
+  Value *Registered = B.CreateLoad(B.getInt1Ty(), RegisteredField);
+  B.CreateCondBr(Registered, Done, Register);
+
+  B.SetInsertPoint(Register);
+  B.CreateStore(B.getTrue(), RegisteredField);
+  // glibc's hook behind C++ thread_local destructors; __dso_handle ties
+  // the destructor to this program or library.
+  FunctionCallee AtExit = M.getOrInsertFunction(
+      "__cxa_thread_atexit_impl",
+      FunctionType::get(B.getInt32Ty(), {Ptr, Ptr, Ptr}, false));
+  Constant *Handle = M.getOrInsertGlobal("__dso_handle", B.getInt8Ty());
+  if (auto *G = dyn_cast<GlobalVariable>(Handle))
+    G->setVisibility(GlobalValue::HiddenVisibility);
+  B.CreateCall(AtExit,
+               {dropFunction(M),
+                ConstantPointerNull::get(cast<PointerType>(Ptr)), Handle});
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(FreeThis);
+  B.CreateCall(Free, {Base});
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return Release;
+}
+
+} // namespace
+
+bool keepsTapeBetweenCalls(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isOSLinux() && T.isGNUEnvironment() && !T.isNVPTX() && !T.isAMDGPU();
+}
+
+void emitTakeKeptTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  GlobalVariable *Kept = keptTape(M);
+  Value *BaseField = field(B, Kept, 0), *CapacityField = field(B, Kept, 1);
+  B.CreateStore(B.CreateLoad(B.getPtrTy(), BaseField), Base);
+  B.CreateStore(B.CreateLoad(B.getInt64Ty(), CapacityField), Capacity);
+  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), BaseField);
+  B.CreateStore(B.getInt64(0), CapacityField);
+}
+
+void emitReleaseTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(releaseFunction(M), {Base, Capacity});
+}
+
+} // namespace slope
