@@ -55,8 +55,10 @@ const DerivativeRule Rules[] = {
      2,
      None,
      Instruction::FDiv,
+     // -y·(1/b) rather than -y/b: the reciprocal is shared with the first
+     // partial, one division instead of two.
      {[](R r) { return r.div(r.c(1.0), r.x(1)); },
-      [](R r) { return r.neg(r.div(r.y(), r.x(1))); }},
+      [](R r) { return r.neg(r.mul(r.y(), r.div(r.c(1.0), r.x(1)))); }},
      true},
     {"fneg", 1, None, Instruction::FNeg, {minusOne}, false},
 
