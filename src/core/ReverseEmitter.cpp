@@ -257,7 +257,7 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   for (Use *U : Operands)
     Wanted.push_back(Activity->isActive(U->get()));
   auto Available = [&](Value *V) { return primalValue(V, B); };
-  RuleOperands Ops(B, I, Available);
+  RuleOperands Ops(B, I, Available, /*WholeBlockAvailable=*/true);
   SmallVector<Value *, 4> Contributions;
   applyReverse(*Rule, Ops, Adjoint, Wanted, Contributions);
   for (auto [U, Contribution] : zip(Operands, Contributions))

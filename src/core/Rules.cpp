@@ -29,7 +29,30 @@ Value *RuleOperands::mul(Value *A, Value *B2) { return B.CreateFMul(A, B2); }
 Value *RuleOperands::div(Value *A, Value *B2) { return B.CreateFDiv(A, B2); }
 Value *RuleOperands::neg(Value *A) { return B.CreateFNeg(A); }
 
+Instruction *RuleOperands::companionCall(Intrinsic::ID ID) {
+  auto *Call = dyn_cast<CallBase>(&Primal);
+  if (!Call || Call->arg_size() != 1)
+    return nullptr;
+  Value *Operand = Call->getArgOperand(0);
+  for (Instruction &Other : *Primal.getParent()) {
+    auto *OtherCall = dyn_cast<CallBase>(&Other);
+    if (!OtherCall || OtherCall == Call || OtherCall->arg_size() != 1 ||
+        OtherCall->getArgOperand(0) != Operand ||
+        OtherCall->getType() != Call->getType())
+      continue;
+    if (!WholeBlockAvailable && !OtherCall->comesBefore(Call))
+      continue;
+    const DerivativeRule *Rule = findRule(*OtherCall);
+    if (Rule && Rule->Intrinsic == ID)
+      return OtherCall;
+  }
+  return nullptr;
+}
+
 Value *RuleOperands::call(Intrinsic::ID ID, ArrayRef<Value *> Args) {
+  if (Args.size() == 1 && Args[0] == x(0))
+    if (Instruction *Companion = companionCall(ID))
+      return Available(Companion);
   return B.CreateIntrinsic(ID, {type()}, Args);
 }
 

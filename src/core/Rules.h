@@ -22,9 +22,12 @@ class RuleOperands {
 public:
   using Lookup = llvm::function_ref<llvm::Value *(llvm::Value *)>;
 
+  /// \p WholeBlockAvailable: every primal value of Primal's block is
+  /// available (reverse mode), not only those before it.
   RuleOperands(llvm::IRBuilderBase &B, llvm::Instruction &Primal,
-               Lookup Available)
-      : B(B), Primal(Primal), Available(Available) {}
+               Lookup Available, bool WholeBlockAvailable = false)
+      : B(B), Primal(Primal), Available(Available),
+        WholeBlockAvailable(WholeBlockAvailable) {}
 
   llvm::IRBuilderBase &B;
 
@@ -43,6 +46,8 @@ public:
   llvm::Value *div(llvm::Value *A, llvm::Value *B2);
   llvm::Value *neg(llvm::Value *A);
   llvm::Value *square(llvm::Value *A) { return mul(A, A); }
+  /// ID(Args); for a function of the primal's own operand, the primal's
+  /// result of it when the primal computes it too (sin beside cos).
   llvm::Value *call(llvm::Intrinsic::ID ID, llvm::ArrayRef<llvm::Value *> Args);
   /// 1 when Cond holds, else 0.
   llvm::Value *indicator(llvm::Value *Cond);
@@ -50,8 +55,12 @@ public:
   llvm::Value *sign(llvm::Value *A);
 
 private:
+  /// A call in Primal's block computing \p ID of Primal's first operand.
+  llvm::Instruction *companionCall(llvm::Intrinsic::ID ID);
+
   llvm::Instruction &Primal;
   Lookup Available;
+  bool WholeBlockAvailable;
 };
 
 /// A partial derivative ∂y/∂xᵢ; emits IR and returns its value.
