@@ -67,7 +67,9 @@ const DerivativeRule Rules[] = {
      1,
      Intrinsic::sqrt,
      0,
-     {[](R r) { return r.div(r.c(0.5), r.y()); }},
+     // ½·(1/√x), exactly ½/√x: the reciprocal is shared with a division
+     // by the root (1/√x in -m/√x), one division instead of two.
+     {[](R r) { return r.mul(r.c(0.5), r.div(r.c(1.0), r.y())); }},
      true},
     {"cbrt",
      1,

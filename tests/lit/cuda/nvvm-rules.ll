@@ -38,8 +38,9 @@ define void @caller(double %x, ptr %dx, float %f, ptr %df) {
 }
 
 ; CHECK-LABEL: define internal { double, double } @roots.slope.reverse.A(
-; sqrt: 0.5 / √x, guarded.
-; CHECK-DAG: [[HALF_OVER_ROOT:%.*]] = fdiv double 5.000000e-01, %s
+; sqrt: 0.5 · (1/√x) (a round-to-nearest division by the root), guarded.
+; CHECK-DAG: [[OVER_ROOT:%.*]] = fdiv double 1.000000e+00, %s
+; CHECK-DAG: fmul double [[OVER_ROOT]], 5.000000e-01
 ; CHECK-DAG: fcmp oeq double %seed, 0.000000e+00
 ; rsqrt: −r / (2x).
 ; CHECK-DAG: [[TWO_X:%.*]] = fmul double %x, 2.000000e+00

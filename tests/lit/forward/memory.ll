@@ -23,7 +23,8 @@ define void @caller(ptr %x, ptr %y, ptr %tx, ptr %ty) {
 ; CHECK: %x0 = load double, ptr %x
 ; CHECK: %x0.tangent = load double, ptr %x.shadow
 ; CHECK: %s = call double @llvm.sqrt.f64(double %x0)
-; CHECK: [[P:%.*]] = fdiv double 5.000000e-01, %s
+; CHECK: [[R:%.*]] = fdiv double 1.000000e+00, %s
+; CHECK: [[P:%.*]] = fmul double [[R]], 5.000000e-01
 ; CHECK: fmul double [[P]], %x0.tangent
 ; CHECK: store double %s, ptr %y
 ; CHECK: store double %s.tangent, ptr %y.shadow
