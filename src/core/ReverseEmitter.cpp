@@ -390,8 +390,8 @@ Expected<Function *> ReverseEmitter::run() {
       return std::move(E);
 
   if (TheTape) {
-    TheTape->finalize();
     reserveTapeForLoops();
+    TheTape->finalize();
     IRBuilder<> B(FinalReturn);
     TheTape->emitFree(B);
   }

@@ -128,7 +128,8 @@ private:
   /// does not contain \p I, when that loop has only one exit; else null.
   llvm::BasicBlock *invariantLoopExit(const llvm::Instruction &I) const;
   /// Reserves tape room for a whole innermost loop at its entry when
-  /// scalar evolution knows the trip count. Runs after Tape::finalize().
+  /// scalar evolution knows the trip count; the loop's pushes then skip
+  /// their capacity checks. Runs before Tape::finalize().
   void reserveTapeForLoops();
 
   llvm::SmallVector<std::unique_ptr<LoopState>, 4> Loops;

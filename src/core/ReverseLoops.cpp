@@ -216,6 +216,9 @@ void ReverseEmitter::reserveTapeForLoops() {
     Instruction *At = L->getLoopPreheader()->getTerminator();
     IRBuilder<> B(At);
     TheTape->reserve(B, Expander.expandCodeFor(Total, I64, At));
+    // Each block of an innermost loop runs at most once per iteration.
+    for (BasicBlock *BB : State->Blocks)
+      TheTape->markReserved(*BB);
   }
 }
 

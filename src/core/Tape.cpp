@@ -68,7 +68,7 @@ static std::string describeTapedValue(const Instruction &I) {
   raw_string_ostream OS(Type);
   I.getType()->print(OS);
   if (isa<LoadInst>(I))
-    return "a " + Type + " loaded from memory the function also writes";
+    return "a " + Type + " loaded from memory";
   if (auto *Call = dyn_cast<CallBase>(&I))
     if (Function *Callee = Call->getCalledFunction())
       return "the result of '" + Callee->getName().str() + "'";
@@ -153,7 +153,8 @@ void Tape::reserve(IRBuilderBase &B, Value *Bytes) {
 
 void Tape::emitPush(BasicBlock &Primal, Frame &Fr) {
   IRBuilder<> B(Primal.getTerminator());
-  reserve(B, B.getInt64(Fr.Bytes));
+  if (!Reserved.contains(&Primal))
+    reserve(B, B.getInt64(Fr.Bytes));
   Value *Used = B.CreateLoad(B.getInt64Ty(), Size);
   Value *Top = B.CreateInBoundsGEP(B.getInt8Ty(),
                                    B.CreateLoad(B.getPtrTy(), Base), Used);

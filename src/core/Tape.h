@@ -13,6 +13,7 @@
 #define SLOPE_CORE_TAPE_H
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace slope {
@@ -30,6 +31,10 @@ public:
   /// Reserves room for \p Bytes more bytes at \p B's insertion point (used
   /// at loop entry when the trip count is known).
   void reserve(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+
+  /// Pushes at the end of \p Primal need no capacity check: room for all
+  /// of them was reserved before they run (a loop with a known trip count).
+  void markReserved(llvm::BasicBlock &Primal) { Reserved.insert(&Primal); }
 
   /// Bytes pushed by one execution of \p Primal (0 if nothing).
   uint64_t frameBytes(llvm::BasicBlock &Primal) const;
@@ -65,6 +70,7 @@ private:
   /// after it).
   llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
+  llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
 };
 
 } // namespace slope
