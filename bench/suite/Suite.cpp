@@ -137,7 +137,7 @@ int run(int argc, char **argv) {
   benchmark::RunSpecifiedBenchmarks(&Reporter);
   benchmark::Shutdown();
 
-  std::printf("%-22s %11s %11s %11s %11s %11s %10s %12s\n", "kernel",
+  std::printf("%-26s %11s %11s %11s %11s %11s %10s %12s\n", "kernel",
               "primal [s]", "grad [s]", "hand [s]", "grad/primal",
               "hand/primal", "slope/hand", "tape [bytes]");
   double LogGrad = 0, LogVsHand = 0;
@@ -145,7 +145,7 @@ int run(int argc, char **argv) {
     R.Primal = Reporter.Seconds[R.Name + "/primal"];
     R.Grad = Reporter.Seconds[R.Name + "/slope"];
     R.Hand = Reporter.Seconds[R.Name + "/hand"];
-    std::printf("%-22s %11.3e %11.3e %11.3e %11.2f %11.2f %10.2f %12zu\n",
+    std::printf("%-26s %11.3e %11.3e %11.3e %11.2f %11.2f %10.2f %12zu\n",
                 R.Name.c_str(), R.Primal, R.Grad, R.Hand, R.Grad / R.Primal,
                 R.Hand / R.Primal, R.Grad / R.Hand, R.TapeBytes);
     LogGrad += std::log(R.Grad / R.Primal);

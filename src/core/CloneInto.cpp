@@ -33,6 +33,12 @@ Function *cloneIntoNewSignature(Function &Primal, FunctionType *Type,
   for (Attribute::AttrKind Kind : {Attribute::OptimizeNone, Attribute::NoInline,
                                    Attribute::Memory, Attribute::AlwaysInline})
     New->removeFnAttr(Kind);
+  // A restrict-qualified pointer stays one in the derivative: the shadows
+  // and the tape are other memory. Alias analysis needs it to let the
+  // reverse sweep load values again instead of taping them.
+  for (Argument &A : Primal.args())
+    if (A.hasNoAliasAttr())
+      New->getArg(A.getArgNo())->addAttr(Attribute::NoAlias);
   // The primal may have been given fastcc (-O2 does that to internal
   // functions); callers of the derivative use the C convention.
   New->setCallingConv(CallingConv::C);
