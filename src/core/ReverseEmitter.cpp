@@ -126,6 +126,10 @@ bool isCheapToRecompute(const Instruction &I) {
     case Intrinsic::fmuladd:
     case Intrinsic::fma:
     case Intrinsic::fabs:
+    case Intrinsic::smax:
+    case Intrinsic::smin:
+    case Intrinsic::umax:
+    case Intrinsic::umin:
       return true;
     default:
       return false;

@@ -9,7 +9,9 @@
 #include "Shadows.h"
 #include "Tape.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -103,6 +105,9 @@ private:
     llvm::SmallPtrSet<llvm::BasicBlock *, 16> Blocks;
     /// The loop's only exit block (exits are dedicated), or null.
     llvm::BasicBlock *UniqueExit = nullptr;
+    /// The number of backedges taken, computed in the preheader from
+    /// scalar evolution when the loop leaves only from its latch, or null.
+    llvm::Value *TakenCount = nullptr;
   };
   struct Induction {
     LoopState *Loop;
@@ -111,6 +116,7 @@ private:
   };
   /// Finds the loops, marks their blocks, adds iteration counters.
   void analyzeLoops();
+  void computeTakenCounts(llvm::DominatorTree &DT, llvm::LoopInfo &LI);
   /// Reversing the edge From → To enters the reverse of the loops From is
   /// in and To is not: their counters start at the last iteration.
   void enterLoopsInReverse(llvm::BasicBlock &From, llvm::BasicBlock &To,

@@ -76,6 +76,35 @@ void ReverseEmitter::analyzeLoops() {
     LoopOfHeader[Header] = State.get();
     Loops.push_back(std::move(State));
   }
+  computeTakenCounts(DT, LI);
+}
+
+void ReverseEmitter::computeTakenCounts(DominatorTree &DT, LoopInfo &LI) {
+  AssumptionCache AC(*Derivative);
+  TargetLibraryInfo LibraryInfo = TLI;
+  ScalarEvolution SE(*Derivative, LibraryInfo, AC, DT, LI);
+  // Canonical mode: an outer loop's recurrence is expanded from its
+  // iteration phi (a canonical induction variable), never a new phi.
+  SCEVExpander Expander(SE, Derivative->getDataLayout(), "taken.count");
+  Type *I64 = Type::getInt64Ty(Derivative->getContext());
+  for (const auto &State : Loops) {
+    Loop *L = LI.getLoopFor(State->Header);
+    // Leaving only from the latch, the loop took exactly this many
+    // backedges when the reverse sweep enters it.
+    if (!L || L->getExitingBlock() != State->Latch)
+      continue;
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    bool OtherRecurrence = SCEVExprContains(Taken, [&](const SCEV *S) {
+      auto *AddRec = dyn_cast<SCEVAddRecExpr>(S);
+      return AddRec && !LoopOfHeader.count(AddRec->getLoop()->getHeader());
+    });
+    if (isa<SCEVCouldNotCompute>(Taken) || OtherRecurrence ||
+        !Expander.isSafeToExpand(Taken))
+      continue;
+    Instruction *At = State->Preheader->getTerminator();
+    State->TakenCount =
+        Expander.expandCodeFor(SE.getTruncateOrZeroExtend(Taken, I64), I64, At);
+  }
 }
 
 Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
@@ -96,8 +125,14 @@ Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
 void ReverseEmitter::enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
                                          IRBuilderBase &B) {
   for (const auto &L : Loops)
-    if (L->Blocks.contains(&From) && !L->Blocks.contains(&To))
-      B.CreateStore(primalValue(L->Iteration, B), L->Counter);
+    if (L->Blocks.contains(&From) && !L->Blocks.contains(&To)) {
+      // The trip count recomputed, when that needs no tape, else the
+      // iteration at exit as the primal sweep recorded it.
+      Value *Last = L->TakenCount && availableWithoutTape(L->TakenCount)
+                        ? L->TakenCount
+                        : L->Iteration;
+      B.CreateStore(primalValue(Last, B), L->Counter);
+    }
 }
 
 void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
