@@ -123,6 +123,17 @@ double squaresInto(const double *in, double *out, int n) {
   return s;
 }
 
+/// Restrict-qualified: the reverse sweep reads `in` again instead of taping
+/// it, although the function writes through `out`.
+double scaledCopy(const double *__restrict in, double *__restrict out, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    out[i] = in[i] * in[(i + 1) % n];
+    s += std::sin(in[i]) * out[i];
+  }
+  return s;
+}
+
 /// Recursive, so not inlined: its derivative is split around the call,
 /// and the caller overwrites what it read before its reverse part runs.
 double cubes(const double *x, int n) {
@@ -327,4 +338,18 @@ TEST(Memory, CalleeInputOverwrittenBeforeItsReversePart) {
     return cubesThenOverwrite(Copy.data(), N);
   });
   expectNear(DY, Ref, 1e-6);
+}
+
+TEST(Memory, RestrictQualifiedInputReadAgain) {
+  const int N = 8;
+  const std::vector<double> X = wave(N, 0.9);
+  std::vector<double> In = X, DIn(N, 0.0), Out(N), DOut(N, 0.0);
+  slope::grad<scaledCopy>(slope::dup(In.data(), DIn.data()),
+                          slope::dup(Out.data(), DOut.data()), N);
+  auto Ref = fdGradient(X, [&](std::vector<double> &Z) {
+    std::vector<double> Scratch(N);
+    return scaledCopy(Z.data(), Scratch.data(), N);
+  });
+  expectNear(DIn, Ref, 1e-6);
+  EXPECT_EQ(DOut, std::vector<double>(N, 0.0));
 }
