@@ -28,26 +28,15 @@ double sparseChain(const double *values, const int *columns,
   return 0.5 * j;
 }
 
-/// The same with restrict-qualified pointers, as HPC kernels declare them:
-/// then Slope may load values and columns again in the reverse sweep
-/// instead of taping them (without, a store to y could change them).
+/// The same with restrict-qualified pointers, as HPC kernels declare them
+/// (the body above, inlined): then Slope may load values and columns again
+/// in the reverse sweep instead of taping them (without, a store to y could
+/// change them).
 double sparseChainRestrict(const double *__restrict values,
                            const int *__restrict columns,
                            const int *__restrict rowStart, int n, int products,
                            double *__restrict x, double *__restrict y) {
-  for (int k = 0; k < products; ++k) {
-    for (int i = 0; i < n; ++i) {
-      double s = 0;
-      for (int p = rowStart[i]; p < rowStart[i + 1]; ++p)
-        s += values[p] * x[columns[p]];
-      y[i] = s;
-    }
-    std::copy(y, y + n, x);
-  }
-  double j = 0;
-  for (int i = 0; i < n; ++i)
-    j += x[i] * x[i];
-  return 0.5 * j;
+  return sparseChain(values, columns, rowStart, n, products, x, y);
 }
 
 /// Keeps the K intermediate vectors, then applies the transposed products.
