@@ -159,6 +159,10 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
       Result = Recomputed;
     else if (isCheapToRecompute(*I) && recomputingSavesTape(*I))
       Result = recompute(*I, B);
+    else if (Value *Again = isa<PHINode>(I)
+                                ? shiftedLoadValue(*cast<PHINode>(I), B)
+                                : nullptr)
+      Result = Again;
     else if (Value *Invariant = loopInvariantValue(*I, B))
       Result = Invariant;
     else if (isRepeatableLoad(*I))

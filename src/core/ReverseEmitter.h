@@ -10,6 +10,7 @@
 #include "Tape.h"
 
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -116,7 +117,10 @@ private:
   };
   /// Finds the loops, marks their blocks, adds iteration counters.
   void analyzeLoops();
-  void computeTakenCounts(llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+  /// Trip counts and shifted loads, from scalar evolution.
+  void analyzeRecurrences(llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+  void findShiftedLoads(LoopState &State, llvm::Loop &L,
+                        llvm::ScalarEvolution &SE);
   /// Reversing the edge From → To enters the reverse of the loops From is
   /// in and To is not: their counters start at the last iteration.
   void enterLoopsInReverse(llvm::BasicBlock &From, llvm::BasicBlock &To,
@@ -141,6 +145,20 @@ private:
   llvm::SmallVector<std::unique_ptr<LoopState>, 4> Loops;
   llvm::DenseMap<llvm::BasicBlock *, LoopState *> LoopOfHeader;
   llvm::DenseMap<llvm::Value *, Induction> Inductions;
+  /// A header phi that takes, in iteration c, the value its loop loaded in
+  /// iteration c - 1 (GVN forwards a[i + 1] to the next iteration's a[i])
+  /// and before the loop the load First: in iteration c it is the load at
+  /// First's address + c·StepBytes, which the reverse sweep repeats when
+  /// the memory is never written.
+  struct ShiftedLoad {
+    LoopState *Loop;
+    llvm::LoadInst *First;
+    int64_t StepBytes;
+  };
+  llvm::DenseMap<llvm::PHINode *, ShiftedLoad> ShiftedLoads;
+  /// The phi's value loaded again, or null when that would need the tape.
+  llvm::Value *shiftedLoadValue(llvm::PHINode &Phi, llvm::IRBuilderBase &B);
+  bool isShiftedLoadAvailable(llvm::PHINode &Phi, unsigned Depth);
 
   const DiffRequest &Req;
   llvm::Function &Primal;

@@ -76,10 +76,10 @@ void ReverseEmitter::analyzeLoops() {
     LoopOfHeader[Header] = State.get();
     Loops.push_back(std::move(State));
   }
-  computeTakenCounts(DT, LI);
+  analyzeRecurrences(DT, LI);
 }
 
-void ReverseEmitter::computeTakenCounts(DominatorTree &DT, LoopInfo &LI) {
+void ReverseEmitter::analyzeRecurrences(DominatorTree &DT, LoopInfo &LI) {
   AssumptionCache AC(*Derivative);
   TargetLibraryInfo LibraryInfo = TLI;
   ScalarEvolution SE(*Derivative, LibraryInfo, AC, DT, LI);
@@ -89,6 +89,8 @@ void ReverseEmitter::computeTakenCounts(DominatorTree &DT, LoopInfo &LI) {
   Type *I64 = Type::getInt64Ty(Derivative->getContext());
   for (const auto &State : Loops) {
     Loop *L = LI.getLoopFor(State->Header);
+    if (L)
+      findShiftedLoads(*State, *L, SE);
     // Leaving only from the latch, the loop took exactly this many
     // backedges when the reverse sweep enters it.
     if (!L || L->getExitingBlock() != State->Latch)
@@ -105,6 +107,52 @@ void ReverseEmitter::computeTakenCounts(DominatorTree &DT, LoopInfo &LI) {
     State->TakenCount =
         Expander.expandCodeFor(SE.getTruncateOrZeroExtend(Taken, I64), I64, At);
   }
+}
+
+void ReverseEmitter::findShiftedLoads(LoopState &State, Loop &L,
+                                      ScalarEvolution &SE) {
+  for (PHINode &Phi : State.Header->phis()) {
+    if (Phi.getNumIncomingValues() != 2)
+      continue;
+    auto *First =
+        dyn_cast<LoadInst>(Phi.getIncomingValueForBlock(State.Preheader));
+    auto *Next = dyn_cast<LoadInst>(Phi.getIncomingValueForBlock(State.Latch));
+    if (!First || !Next || !Unwritten.contains(First) ||
+        !Unwritten.contains(Next) || First->getType() != Next->getType() ||
+        L.contains(First))
+      continue;
+    auto *NextAddress =
+        dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Next->getPointerOperand()));
+    if (!NextAddress || NextAddress->getLoop() != &L ||
+        !NextAddress->isAffine())
+      continue;
+    auto *Step = dyn_cast<SCEVConstant>(NextAddress->getStepRecurrence(SE));
+    if (!Step)
+      continue;
+    const SCEV *Before = SE.getMinusSCEV(NextAddress->getStart(), Step);
+    if (Before != SE.getSCEV(First->getPointerOperand()))
+      continue;
+    ShiftedLoads[&Phi] = {&State, First, Step->getAPInt().getSExtValue()};
+  }
+}
+
+bool ReverseEmitter::isShiftedLoadAvailable(PHINode &Phi, unsigned Depth) {
+  auto It = ShiftedLoads.find(&Phi);
+  return It != ShiftedLoads.end() &&
+         It->second.Loop->Blocks.contains(CurrentPrimal) &&
+         availableWithoutTape(It->second.First->getPointerOperand(), Depth);
+}
+
+Value *ReverseEmitter::shiftedLoadValue(PHINode &Phi, IRBuilderBase &B) {
+  if (!isShiftedLoadAvailable(Phi, 6))
+    return nullptr;
+  const ShiftedLoad &Shifted = ShiftedLoads.find(&Phi)->second;
+  Value *Count = B.CreateLoad(B.getInt64Ty(), Shifted.Loop->Counter);
+  Value *Address = B.CreateGEP(
+      B.getInt8Ty(), primalValue(Shifted.First->getPointerOperand(), B),
+      B.CreateMul(Count, B.getInt64(Shifted.StepBytes)));
+  return B.CreateAlignedLoad(Phi.getType(), Address, Shifted.First->getAlign(),
+                             Phi.getName() + ".again");
 }
 
 Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
@@ -209,6 +257,8 @@ bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
     return true;
   if (Depth == 0)
     return false;
+  if (auto *Phi = dyn_cast<PHINode>(I))
+    return isShiftedLoadAvailable(*Phi, Depth - 1);
   if (auto *Load = dyn_cast<LoadInst>(I))
     return Unwritten.contains(Load) &&
            availableWithoutTape(Load->getPointerOperand(), Depth - 1);

@@ -5,7 +5,6 @@
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
-#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TypeBasedAliasAnalysis.h"
 #include "llvm/IR/Dominators.h"
@@ -36,13 +35,11 @@ findLoadsOfUnwrittenMemory(Function &F, const TargetLibraryInfo &TLI) {
     return Result;
 
   DominatorTree DT(F);
-  LoopInfo LI(DT);
   SmallVector<LoadInst *, 32> Candidates;
   SmallVector<Instruction *, 32> Writers;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
-      if (auto *Load = dyn_cast<LoadInst>(&I);
-          Load && Load->isSimple() && LI.getLoopFor(&BB))
+      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
         Candidates.push_back(Load);
       else if (writesVisibleMemory(I))
         Writers.push_back(&I);

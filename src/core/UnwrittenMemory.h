@@ -15,7 +15,7 @@
 
 namespace slope {
 
-/// The loads inside loops of \p F whose memory no instruction of \p F may
+/// The loads of \p F whose memory no instruction of \p F may
 /// write, as far as alias analysis (BasicAA, TBAA, scoped noalias) can
 /// tell. Math library calls with derivative rules write only errno. Empty
 /// for GPU code, where other threads may write between the sweeps.

@@ -134,6 +134,17 @@ double scaledCopy(const double *__restrict in, double *__restrict out, int n) {
   return s;
 }
 
+/// Rows of a CSR-like layout: at -O2 the row's start is the previous row's
+/// end, carried by a phi, which the reverse sweep reads again from `start`.
+double rowWeightedSquares(const double *__restrict v,
+                          const int *__restrict start, int rows) {
+  double s = 0;
+  for (int i = 0; i < rows; ++i)
+    for (int p = start[i]; p < start[i + 1]; ++p)
+      s += std::sin(v[p]) * v[p] * (i + 1);
+  return s;
+}
+
 /// Recursive, so not inlined: its derivative is split around the call,
 /// and the caller overwrites what it read before its reverse part runs.
 double cubes(const double *x, int n) {
@@ -352,4 +363,17 @@ TEST(Memory, RestrictQualifiedInputReadAgain) {
   });
   expectNear(DIn, Ref, 1e-6);
   EXPECT_EQ(DOut, std::vector<double>(N, 0.0));
+}
+
+TEST(Memory, RowStartsCarriedFromThePreviousRow) {
+  const std::vector<int> Start = {0, 3, 3, 7, 8, 12};
+  const int Rows = 5, N = 12;
+  const std::vector<double> V = wave(N, 1.1);
+  std::vector<double> DV(N, 0.0);
+  slope::grad<rowWeightedSquares>(slope::dup(V.data(), DV.data()), Start.data(),
+                                  Rows);
+  auto Ref = fdGradient(V, [&](std::vector<double> &Z) {
+    return rowWeightedSquares(Z.data(), Start.data(), Rows);
+  });
+  expectNear(DV, Ref, 1e-6);
 }
