@@ -26,7 +26,6 @@
 #include "SplitDerivative.h"
 #include "Tape.h"
 #include "UnwrittenMemory.h"
-#include "llvm/IR/IntrinsicInst.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -103,8 +102,6 @@ void ReverseEmitter::accumulate(Value *V, Value *Contribution,
                 Slot);
 }
 
-/// Integer and address arithmetic: cheaper to redo in the reverse sweep
-/// than to keep on the tape.
 /// Values the reverse sweep recomputes from their operands instead of
 /// taping them: address and integer arithmetic, comparisons, and
 /// floating-point arithmetic as cheap as the memory traffic a tape entry
@@ -115,12 +112,8 @@ bool isCheapToRecompute(const Instruction &I) {
       isa<CastInst>(I) || isa<UnaryOperator>(I))
     return true;
   if (isa<BinaryOperator>(I))
-    return I.getOpcode() != Instruction::FDiv &&
-           I.getOpcode() != Instruction::FRem &&
-           I.getOpcode() != Instruction::UDiv &&
-           I.getOpcode() != Instruction::SDiv &&
-           I.getOpcode() != Instruction::URem &&
-           I.getOpcode() != Instruction::SRem;
+    return !I.isIntDivRem() && I.getOpcode() != Instruction::FDiv &&
+           I.getOpcode() != Instruction::FRem;
   if (auto *Intrinsic = dyn_cast<IntrinsicInst>(&I))
     switch (Intrinsic->getIntrinsicID()) {
     case Intrinsic::fmuladd:
@@ -159,9 +152,7 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
       Result = Recomputed;
     else if (isCheapToRecompute(*I) && recomputingSavesTape(*I))
       Result = recompute(*I, B);
-    else if (Value *Again = isa<PHINode>(I)
-                                ? shiftedLoadValue(*cast<PHINode>(I), B)
-                                : nullptr)
+    else if (Value *Again = shiftedLoadValue(*I, B))
       Result = Again;
     else if (Value *Invariant = loopInvariantValue(*I, B))
       Result = Invariant;

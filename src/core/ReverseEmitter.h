@@ -156,9 +156,10 @@ private:
     int64_t StepBytes;
   };
   llvm::DenseMap<llvm::PHINode *, ShiftedLoad> ShiftedLoads;
-  /// The phi's value loaded again, or null when that would need the tape.
-  llvm::Value *shiftedLoadValue(llvm::PHINode &Phi, llvm::IRBuilderBase &B);
-  bool isShiftedLoadAvailable(llvm::PHINode &Phi, unsigned Depth);
+  /// A shifted-load phi's value loaded again, or null when \p I is not one
+  /// or that would need the tape.
+  llvm::Value *shiftedLoadValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  bool isShiftedLoadAvailable(llvm::Instruction &I, unsigned Depth);
 
   const DiffRequest &Req;
   llvm::Function &Primal;

@@ -136,23 +136,24 @@ void ReverseEmitter::findShiftedLoads(LoopState &State, Loop &L,
   }
 }
 
-bool ReverseEmitter::isShiftedLoadAvailable(PHINode &Phi, unsigned Depth) {
-  auto It = ShiftedLoads.find(&Phi);
+bool ReverseEmitter::isShiftedLoadAvailable(Instruction &I, unsigned Depth) {
+  auto *Phi = dyn_cast<PHINode>(&I);
+  auto It = Phi ? ShiftedLoads.find(Phi) : ShiftedLoads.end();
   return It != ShiftedLoads.end() &&
          It->second.Loop->Blocks.contains(CurrentPrimal) &&
          availableWithoutTape(It->second.First->getPointerOperand(), Depth);
 }
 
-Value *ReverseEmitter::shiftedLoadValue(PHINode &Phi, IRBuilderBase &B) {
-  if (!isShiftedLoadAvailable(Phi, 6))
+Value *ReverseEmitter::shiftedLoadValue(Instruction &I, IRBuilderBase &B) {
+  if (!isShiftedLoadAvailable(I, 6))
     return nullptr;
-  const ShiftedLoad &Shifted = ShiftedLoads.find(&Phi)->second;
+  const ShiftedLoad &Shifted = ShiftedLoads.find(cast<PHINode>(&I))->second;
   Value *Count = B.CreateLoad(B.getInt64Ty(), Shifted.Loop->Counter);
   Value *Address = B.CreateGEP(
       B.getInt8Ty(), primalValue(Shifted.First->getPointerOperand(), B),
       B.CreateMul(Count, B.getInt64(Shifted.StepBytes)));
-  return B.CreateAlignedLoad(Phi.getType(), Address, Shifted.First->getAlign(),
-                             Phi.getName() + ".again");
+  return B.CreateAlignedLoad(I.getType(), Address, Shifted.First->getAlign(),
+                             I.getName() + ".again");
 }
 
 Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
@@ -231,14 +232,12 @@ Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
 bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
   if (!I.getType()->isFPOrFPVectorTy())
     return true;
+  // Cheap operands count as free whatever their own operands need.
   SmallPtrSet<Value *, 4> Taped;
   for (Value *Op : I.operands()) {
     auto *OpI = dyn_cast<Instruction>(Op);
-    if (!OpI || !InLoop.contains(OpI->getParent()) || Inductions.count(OpI) ||
-        isCheapToRecompute(*OpI) || isRepeatableLoad(*OpI))
-      continue;
-    // Defined outside a loop around the current block: taped once per loop.
-    if (!invariantLoopExit(*OpI))
+    if (OpI && !availableWithoutTape(OpI, /*Depth=*/0) &&
+        !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI))
       Taped.insert(OpI);
   }
   return Taped.size() <= 1;
@@ -257,8 +256,8 @@ bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
     return true;
   if (Depth == 0)
     return false;
-  if (auto *Phi = dyn_cast<PHINode>(I))
-    return isShiftedLoadAvailable(*Phi, Depth - 1);
+  if (isa<PHINode>(I))
+    return isShiftedLoadAvailable(*I, Depth - 1);
   if (auto *Load = dyn_cast<LoadInst>(I))
     return Unwritten.contains(Load) &&
            availableWithoutTape(Load->getPointerOperand(), Depth - 1);
