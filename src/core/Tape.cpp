@@ -78,8 +78,10 @@ static std::string describeTapedValue(const Instruction &I) {
 }
 
 void Tape::explainEntry(Value *V) {
+  // An emitter (with hotness, block frequencies) only when asked for.
   auto *I = dyn_cast<Instruction>(V);
-  if (!I)
+  if (!I ||
+      !F.getContext().getDiagHandlerPtr()->isAnalysisRemarkEnabled("slope"))
     return;
   OptimizationRemarkEmitter ORE(&F);
   ORE.emit([&] {

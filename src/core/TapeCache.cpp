@@ -32,10 +32,18 @@ GlobalVariable *keptTape(Module &M) {
   return G;
 }
 
-Value *field(IRBuilderBase &B, GlobalVariable *Kept, unsigned Index) {
+/// This thread's instance of the kept buffer's fields.
+struct KeptFields {
+  Value *Base, *Capacity, *Registered;
+};
+
+KeptFields keptFields(IRBuilderBase &B) {
+  GlobalVariable *Kept = keptTape(*B.GetInsertBlock()->getModule());
   Value *Address = B.CreateIntrinsic(Intrinsic::threadlocal_address,
                                      {Kept->getType()}, {Kept});
-  return B.CreateStructGEP(Kept->getValueType(), Address, Index);
+  Type *Ty = Kept->getValueType();
+  return {B.CreateStructGEP(Ty, Address, 0), B.CreateStructGEP(Ty, Address, 1),
+          B.CreateStructGEP(Ty, Address, 2)};
 }
 
 FunctionCallee freeFunction(Module &M) {
@@ -55,11 +63,10 @@ Function *dropFunction(Module &M) {
       Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
                        GlobalValue::InternalLinkage, "slope.tape.drop", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Drop));
-  GlobalVariable *Kept = keptTape(M);
-  Value *BaseField = field(B, Kept, 0);
-  B.CreateCall(freeFunction(M), {B.CreateLoad(Ptr, BaseField)});
-  B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)), BaseField);
-  B.CreateStore(B.getInt64(0), field(B, Kept, 1));
+  KeptFields Kept = keptFields(B);
+  B.CreateCall(freeFunction(M), {B.CreateLoad(Ptr, Kept.Base)});
+  B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)), Kept.Base);
+  B.CreateStore(B.getInt64(0), Kept.Capacity);
   B.CreateRetVoid();
   return Drop;
 }
@@ -83,27 +90,25 @@ Function *releaseFunction(Module &M) {
   auto *Register = BasicBlock::Create(Ctx, "register", Release);
   auto *FreeThis = BasicBlock::Create(Ctx, "free", Release);
   auto *Done = BasicBlock::Create(Ctx, "done", Release);
-  GlobalVariable *Kept = keptTape(M);
   FunctionCallee Free = freeFunction(M);
 
   IRBuilder<> B(Entry);
-  Value *KeptCapacity = B.CreateLoad(I64, field(B, Kept, 1));
+  KeptFields Kept = keptFields(B);
+  Value *KeptCapacity = B.CreateLoad(I64, Kept.Capacity);
   Value *Better =
       B.CreateAnd(B.CreateICmpUGT(Capacity, KeptCapacity),
                   B.CreateICmpULE(Capacity, B.getInt64(MaxKeptBytes)));
   B.CreateCondBr(Better, Keep, FreeThis);
 
   B.SetInsertPoint(Keep);
-  Value *BaseField = field(B, Kept, 0);
-  B.CreateCall(Free, {B.CreateLoad(Ptr, BaseField)});
-  B.CreateStore(Base, BaseField);
-  B.CreateStore(Capacity, field(B, Kept, 1));
-  Value *RegisteredField = field(B, Kept, 2);
-  Value *Registered = B.CreateLoad(B.getInt1Ty(), RegisteredField);
+  B.CreateCall(Free, {B.CreateLoad(Ptr, Kept.Base)});
+  B.CreateStore(Base, Kept.Base);
+  B.CreateStore(Capacity, Kept.Capacity);
+  Value *Registered = B.CreateLoad(B.getInt1Ty(), Kept.Registered);
   B.CreateCondBr(Registered, Done, Register);
 
   B.SetInsertPoint(Register);
-  B.CreateStore(B.getTrue(), RegisteredField);
+  B.CreateStore(B.getTrue(), Kept.Registered);
   // glibc's hook behind C++ thread_local destructors; __dso_handle ties
   // the destructor to this program or library.
   FunctionCallee AtExit = M.getOrInsertFunction(
@@ -134,13 +139,11 @@ bool keepsTapeBetweenCalls(const Module &M) {
 }
 
 void emitTakeKeptTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  GlobalVariable *Kept = keptTape(M);
-  Value *BaseField = field(B, Kept, 0), *CapacityField = field(B, Kept, 1);
-  B.CreateStore(B.CreateLoad(B.getPtrTy(), BaseField), Base);
-  B.CreateStore(B.CreateLoad(B.getInt64Ty(), CapacityField), Capacity);
-  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), BaseField);
-  B.CreateStore(B.getInt64(0), CapacityField);
+  KeptFields Kept = keptFields(B);
+  B.CreateStore(B.CreateLoad(B.getPtrTy(), Kept.Base), Base);
+  B.CreateStore(B.CreateLoad(B.getInt64Ty(), Kept.Capacity), Capacity);
+  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), Kept.Base);
+  B.CreateStore(B.getInt64(0), Kept.Capacity);
 }
 
 void emitReleaseTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
