@@ -36,6 +36,11 @@ Error ReverseEmitter::splitCalls() {
                     Activity->isShadowed(A.get());
            })))
         Calls.push_back(Call);
+  if (Req.Width > 1 && !Calls.empty())
+    return unsupported(*Calls.front(),
+                       "Slope cannot inline it (recursion), and vector "
+                       "reverse mode does not split derivatives yet; "
+                       "differentiate with one seed at a time");
   for (CallBase *Call : Calls) {
     if (Activity->isShadowed(Call))
       return unsupported(*Call, "it returns a differentiated pointer from a "
@@ -57,7 +62,7 @@ Error ReverseEmitter::splitCalls() {
     SmallVector<Value *, 16> Args(Call->args());
     for (auto [Arg, Kind] : zip(Call->args(), CalleeReq.Args))
       if (Kind == ArgActivity::Dup)
-        Args.push_back(Shadows->get(Arg));
+        Args.push_back(shadows().get(Arg));
     AllocaInst *RecordSlot = entrySlot(B.getPtrTy(), "record.slot", nullptr);
     Args.push_back(RecordSlot);
     CallInst *Augmented = B.CreateCall(Parts->Augmented, Args);

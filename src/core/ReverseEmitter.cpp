@@ -42,15 +42,17 @@ FunctionType *reverseDerivativeType(const DiffRequest &Req) {
   FunctionType *PrimalType = Req.Target->getFunctionType();
   Type *RetTy = PrimalType->getReturnType();
   SmallVector<Type *, 8> Params(PrimalType->params());
-  for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.Args[I] == ArgActivity::Dup)
-      Params.push_back(PrimalType->getParamType(I));
+  for (unsigned Lane = 0; Lane < Req.Width; ++Lane)
+    for (unsigned I = 0; I < Req.Args.size(); ++I)
+      if (Req.Args[I] == ArgActivity::Dup)
+        Params.push_back(PrimalType->getParamType(I));
   if (RetTy->isFloatingPointTy())
-    Params.push_back(RetTy);
+    Params.append(Req.Width, RetTy);
   SmallVector<Type *, 8> Adjoints;
-  for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.isActive(I))
-      Adjoints.push_back(PrimalType->getParamType(I));
+  for (unsigned Lane = 0; Lane < Req.Width; ++Lane)
+    for (unsigned I = 0; I < Req.Args.size(); ++I)
+      if (Req.isActive(I))
+        Adjoints.push_back(PrimalType->getParamType(I));
   // Nothing to return is void, not {} (PTX has no empty return values).
   Type *Result = RetTy->isVoidTy() && Adjoints.empty()
                      ? RetTy
@@ -63,10 +65,12 @@ void ReverseEmitter::createSignatureAndClone() {
   ValueToValueMapTy Map;
   Derivative = cloneIntoNewSignature(Primal, reverseDerivativeType(Req),
                                      Req.derivativeName(), Map);
-  if (ResultIsFP) {
-    Seed = Derivative->getArg(Derivative->arg_size() - 1);
-    Seed->setName("seed");
-  }
+  if (ResultIsFP)
+    for (unsigned Lane = 0; Lane < Req.Width; ++Lane) {
+      Seeds.push_back(
+          Derivative->getArg(Derivative->arg_size() - Req.Width + Lane));
+      Seeds.back()->setName("seed");
+    }
 }
 
 AllocaInst *ReverseEmitter::entrySlot(Type *Ty, const Twine &Name,
@@ -82,7 +86,7 @@ AllocaInst *ReverseEmitter::entrySlot(Type *Ty, const Twine &Name,
 // Adjoints start at -0.0, the identity of fadd, so that the first
 // accumulation folds away (x + 0.0 does not: it turns -0.0 into +0.0).
 AllocaInst *ReverseEmitter::adjointSlot(Value *V) {
-  AllocaInst *&Slot = AdjointSlots[V];
+  AllocaInst *&Slot = AdjointSlots[Lane][V];
   if (!Slot)
     Slot = entrySlot(V->getType(), V->getName() + ".adjoint",
                      ConstantFP::getNegativeZero(V->getType()));
@@ -267,10 +271,13 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
 void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
                                            IRBuilderBase &B) {
   for (PHINode &Phi : To.phis())
-    if (Activity->isActive(&Phi)) {
-      accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B), B);
-      consumeAdjoint(&Phi, B);
-    }
+    if (Activity->isActive(&Phi))
+      for (Lane = 0; Lane < Req.Width; ++Lane) {
+        accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B),
+                   B);
+        consumeAdjoint(&Phi, B);
+      }
+  Lane = 0;
   enterLoopsInReverse(From, To, B);
   B.CreateBr(ReverseOf[&From]);
 }
@@ -286,15 +293,18 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
   if (ResultSlot)
     Result = B.CreateInsertValue(
         Result, B.CreateLoad(Primal.getReturnType(), ResultSlot), Field++);
-  for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.isActive(I)) {
-      // Adding +0.0 turns an untouched -0.0 into the 0 users expect.
-      Argument *A = Derivative->getArg(I);
-      Value *Zero = Constant::getNullValue(A->getType());
-      Value *Adjoint =
-          Activity->isActive(A) ? B.CreateFAdd(loadAdjoint(A, B), Zero) : Zero;
-      Result = B.CreateInsertValue(Result, Adjoint, Field++);
-    }
+  for (Lane = 0; Lane < Req.Width; ++Lane)
+    for (unsigned I = 0; I < Req.Args.size(); ++I)
+      if (Req.isActive(I)) {
+        // Adding +0.0 turns an untouched -0.0 into the 0 users expect.
+        Argument *A = Derivative->getArg(I);
+        Value *Zero = Constant::getNullValue(A->getType());
+        Value *Adjoint = Activity->isActive(A)
+                             ? B.CreateFAdd(loadAdjoint(A, B), Zero)
+                             : Zero;
+        Result = B.CreateInsertValue(Result, Adjoint, Field++);
+      }
+  Lane = 0;
   FinalReturn = B.CreateRet(Result);
 }
 
@@ -327,16 +337,20 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
   IRBuilder<> B(ReverseOf[&BB]);
   // The seed enters after the seam, so that a split derivative's reverse
   // part takes it.
-  if (Value *V = Returned.lookup(&BB); V && Seed)
-    accumulate(V, Seed, B);
+  if (Value *V = Returned.lookup(&BB))
+    for (auto [SeedLane, Seed] : enumerate(Seeds)) {
+      Lane = SeedLane;
+      accumulate(V, Seed, B);
+    }
   for (Instruction &I : reverse(BB)) {
     if (I.isTerminator() || isa<PHINode>(I))
       continue;
-    Error E =
-        Activity->isActive(&I) ? emitAdjoint(I, B) : emitMemoryAdjoint(I, B);
-    if (E)
-      return E;
+    bool Active = Activity->isActive(&I);
+    for (Lane = 0; Lane < Req.Width; ++Lane)
+      if (Error E = Active ? emitAdjoint(I, B) : emitMemoryAdjoint(I, B))
+        return E;
   }
+  Lane = 0;
   branchBack(BB, B);
   return Error::success();
 }
@@ -355,16 +369,20 @@ Expected<Function *> ReverseEmitter::run() {
   if (!Analysis)
     return Analysis.takeError();
   Activity = std::move(*Analysis);
-  Shadows.emplace(*Derivative, *Activity, DiffMode::Reverse, TLI);
+  AdjointSlots.resize(Req.Width);
   unsigned NextShadow = Primal.arg_size();
-  for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.Args[I] == ArgActivity::Dup) {
-      Argument *Shadow = Derivative->getArg(NextShadow++);
-      Shadow->setName(Primal.getArg(I)->getName() + ".shadow");
-      Shadows->setShadow(Derivative->getArg(I), Shadow);
-    }
-  if (Error E = Shadows->build())
-    return std::move(E);
+  for (unsigned L = 0; L < Req.Width; ++L) {
+    LaneShadows.push_back(std::make_unique<ShadowMap>(*Derivative, *Activity,
+                                                      DiffMode::Reverse, TLI));
+    for (unsigned I = 0; I < Req.Args.size(); ++I)
+      if (Req.Args[I] == ArgActivity::Dup) {
+        Argument *Shadow = Derivative->getArg(NextShadow++);
+        Shadow->setName(Primal.getArg(I)->getName() + ".shadow");
+        LaneShadows.back()->setShadow(Derivative->getArg(I), Shadow);
+      }
+    if (Error E = LaneShadows.back()->build())
+      return std::move(E);
+  }
   if (Error E = splitCalls())
     return std::move(E);
 

@@ -76,9 +76,11 @@ private:
                                      llvm::IRBuilderBase &B);
   llvm::Error emitTransferAdjoint(llvm::MemTransferInst &Transfer,
                                   llvm::IRBuilderBase &B);
+  /// The current lane's shadow of \p Pointer, usable at B.
   llvm::Value *shadowAt(llvm::Value *Pointer, llvm::IRBuilderBase &B) {
-    return primalValue(Shadows->get(Pointer), B);
+    return primalValue(shadows().get(Pointer), B);
   }
+  ShadowMap &shadows() { return *LaneShadows[Lane]; }
   void branchBack(llvm::BasicBlock &BB, llvm::IRBuilderBase &B);
   void moveAdjointsAlongEdge(llvm::BasicBlock &From, llvm::BasicBlock &To,
                              llvm::IRBuilderBase &B);
@@ -166,7 +168,11 @@ private:
   const llvm::TargetLibraryInfo &TLI;
   llvm::Function *Derivative = nullptr;
   std::optional<ActivityInfo> Activity;
-  std::optional<ShadowMap> Shadows;
+  /// Vector reverse mode (Req.Width lanes): each lane has its own seed,
+  /// adjoints and shadows; the primal sweep and the tape serve all lanes.
+  /// Reverse code is emitted once per lane for the lane in Lane.
+  unsigned Lane = 0;
+  llvm::SmallVector<std::unique_ptr<ShadowMap>, 1> LaneShadows;
   llvm::Value *recompute(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// Whether recomputing floating-point \p I (cheap) tapes no more than
   /// taping it would: at most one operand needs its own entry per
@@ -181,7 +187,8 @@ private:
   /// derivatives); see UnwrittenMemory.h.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
   bool ResultIsFP = false;
-  llvm::Argument *Seed = nullptr;
+  /// One per lane when the result is floating-point.
+  llvm::SmallVector<llvm::Argument *, 1> Seeds;
   llvm::AllocaInst *ResultSlot = nullptr;
 
   llvm::SmallVector<llvm::BasicBlock *, 16> PrimalBlocks;
@@ -190,7 +197,9 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> CameFrom;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 4>>
       UniquePreds;
-  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> AdjointSlots;
+  /// Per lane.
+  llvm::SmallVector<llvm::DenseMap<llvm::Value *, llvm::AllocaInst *>, 1>
+      AdjointSlots;
   llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> CacheSlots;
   /// Slots of loop-invariant values, by (value, the loop's exit block).
   llvm::DenseMap<std::pair<llvm::Value *, llvm::BasicBlock *>,

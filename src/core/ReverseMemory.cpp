@@ -103,6 +103,8 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   if (auto *Intr = dyn_cast<IntrinsicInst>(&I);
       Intr && isBarrier(Intr->getIntrinsicID())) {
+    if (Lane > 0) // one barrier serves all lanes
+      return Error::success();
     SmallVector<Value *, 2> Args;
     for (Value *A : Intr->args())
       Args.push_back(primalValue(A, B));
@@ -142,10 +144,10 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
                      primalValue(Set->getLength(), B), Set->getDestAlign());
     return Error::success();
   }
-  Value *HeapShadow = Shadows->heapShadows().lookup(&I);
+  Value *HeapShadow = shadows().heapShadows().lookup(&I);
   if (!HeapShadow)
     return Error::success();
-  if (Value *Old = Shadows->reallocations().lookup(&I)) {
+  if (Value *Old = shadows().reallocations().lookup(&I)) {
     Type *Element = soleElementType({Old, &I}, Req.ArgElementTypes);
     if (!Element)
       return unsupported(I, "Slope cannot tell which floating-point type "

@@ -120,9 +120,10 @@ Error Parser::parseWidth() {
   auto *N = dyn_cast_or_null<ConstantInt>(take());
   if (!N || N->isZero() || N->getZExtValue() > 64)
     return fail("enzyme_width must be followed by a constant from 1 to 64");
-  if (!Forward && !N->isOne())
-    return fail("enzyme_width is supported in forward mode "
-                "(__enzyme_fwddiff) only");
+  if (!N->isOne() && Out.Entry != EnzymeEntry::FwdDiff &&
+      Out.Entry != EnzymeEntry::AutoDiff)
+    return fail("enzyme_width is supported by __enzyme_fwddiff and "
+                "__enzyme_autodiff only");
   Out.Width = N->getZExtValue();
   return Error::success();
 }

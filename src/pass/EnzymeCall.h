@@ -1,7 +1,7 @@
 //===- EnzymeCall.h - Enzyme's C entry points, decoded ----------*- C++ -*-===//
 //
 // The second front end: code written for Enzyme calls
-//   __enzyme_autodiff(f, args...)     reverse mode
+//   __enzyme_autodiff(f, args...)     reverse mode (enzyme_width: vector)
 //   __enzyme_fwddiff(f, args...)      forward mode (enzyme_width: vector)
 //   __enzyme_augmentfwd(f, args...)   split reverse mode: primal sweep
 //   __enzyme_reverse(f, args..., [adjoint of f's result], tape)
@@ -49,7 +49,8 @@ struct EnzymeCall {
   llvm::CallBase *Call = nullptr;
   EnzymeEntry Entry = EnzymeEntry::AutoDiff;
   DiffRequest Request;
-  /// enzyme_width: the number of tangents per argument (forward mode).
+  /// enzyme_width: the number of tangents per argument (forward mode) or
+  /// of shadows per pointer and adjoints per active scalar (reverse mode).
   unsigned Width = 1;
   /// One per parameter of the target, converted to the parameter's type.
   llvm::SmallVector<llvm::Value *, 8> Primals;

@@ -35,23 +35,27 @@ std::string entryName(const CallBase &Call) {
   return Call.getCalledOperand()->getName().str();
 }
 
-/// The primals, then the first shadow of each dup pointer.
+/// The primals, then per lane the shadow of each dup pointer.
 SmallVector<Value *, 16> reverseArguments(const EnzymeCall &EC) {
   SmallVector<Value *, 16> Args(EC.Primals.begin(), EC.Primals.end());
-  for (auto [I, Activity] : enumerate(EC.Request.Args))
-    if (Activity == ArgActivity::Dup)
-      Args.push_back(EC.Shadows[I].front());
+  for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
+    for (auto [I, Activity] : enumerate(EC.Request.Args))
+      if (Activity == ArgActivity::Dup)
+        Args.push_back(EC.Shadows[I][Lane]);
   return Args;
 }
 
 /// The adjoints of the active arguments in what a combined derivative (or
-/// a reverse part) returned.
+/// a reverse part) returned, each argument's lanes together. The
+/// derivative returns them lane by lane.
 Results activeAdjoints(IRBuilderBase &B, const EnzymeCall &EC, Value *Result) {
   Results Adjoints;
-  unsigned Field = EC.Request.Target->getReturnType()->isVoidTy() ? 0 : 1;
-  for (ArgActivity Activity : EC.Request.Args)
-    if (Activity == ArgActivity::Active)
-      Adjoints.push_back(B.CreateExtractValue(Result, Field++));
+  unsigned First = EC.Request.Target->getReturnType()->isVoidTy() ? 0 : 1;
+  unsigned NumActive = count(EC.Request.Args, ArgActivity::Active);
+  for (unsigned K = 0; K < NumActive; ++K)
+    for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
+      Adjoints.push_back(
+          B.CreateExtractValue(Result, First + Lane * NumActive + K));
   return Adjoints;
 }
 
@@ -62,7 +66,7 @@ Expected<Results> emitAutoDiff(IRBuilderBase &B, const EnzymeCall &EC) {
   SmallVector<Value *, 16> Args = reverseArguments(EC);
   Type *RetTy = EC.Request.Target->getReturnType();
   if (RetTy->isFloatingPointTy())
-    Args.push_back(ConstantFP::get(RetTy, 1.0));
+    Args.append(EC.Width, ConstantFP::get(RetTy, 1.0));
   Value *Result = callInPlaceOf(B, *EC.Call, **Derivative, Args);
   return activeAdjoints(B, EC, Result);
 }
@@ -181,7 +185,7 @@ SmallVector<Type *, 8> resultTypes(const EnzymeCall &EC) {
   default:
     for (auto [I, Activity] : enumerate(EC.Request.Args))
       if (Activity == ArgActivity::Active)
-        Types.push_back(Target.getArg(I)->getType());
+        Types.append(EC.Width, Target.getArg(I)->getType());
     break;
   }
   return Types;

@@ -6,6 +6,7 @@ extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_shadow;
 extern double __enzyme_autodiff(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 extern void __enzyme_augmentfwd(void *, ...);
+extern void *__enzyme_augmentfwd_tape(void *, ...);
 extern double __enzyme_batch(void *, ...);
 
 double f(double x, double y) { return x * y; }
@@ -14,6 +15,7 @@ double v(double x, ...) { return x; }
 
 double use(double x, double y, double *p, void *unknown, int n) {
   double r = 0;
+  void *tape;
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: the result type declared for '__enzyme_autodiff' cannot hold its 2 results (declare it to return a struct with one field per result)
   r += __enzyme_autodiff((void *)f, x, y);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: unsupported Enzyme marker 'enzyme_shadow' before argument 1 of 'f'
@@ -36,12 +38,12 @@ double use(double x, double y, double *p, void *unknown, int n) {
   r += __enzyme_autodiff(unknown, x, y);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: enzyme_width must be followed by a constant from 1 to 64
   r += __enzyme_fwddiff((void *)f, enzyme_width, n, x, 1.0, y, 1.0);
-  // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: enzyme_width is supported in forward mode (__enzyme_fwddiff) only
-  r += __enzyme_autodiff((void *)f, enzyme_width, 2, x, y);
+  // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: enzyme_width is supported by __enzyme_fwddiff and __enzyme_autodiff only
+  tape = __enzyme_augmentfwd_tape((void *)h, enzyme_width, 2, p, p, p);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: '__enzyme_augmentfwd' must be declared to return the tape (void *)
   __enzyme_augmentfwd((void *)f, x, enzyme_const, y);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate 'v': variadic functions are not supported
   r += __enzyme_autodiff((void *)v, x);
-  return r;
+  return r + *(double *)tape;
 }
 // CHECK: 14 errors generated
