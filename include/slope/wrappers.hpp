@@ -46,6 +46,43 @@ SLOPE_HD constexpr Dup<const T> dup(const T *primal, T *shadow,
   return {primal, shadow, extent};
 }
 
+/// Shadows of one pointer, one per lane of vector reverse mode:
+/// `slope::dup(x, slope::lanes(dx0, dx1))`. Every lane is its own
+/// gradient: lane k's output seeds come from shadow k of each output, and
+/// its adjoints accumulate into shadow k of each input.
+template <class T, std::size_t N> struct Lanes { T *shadow[N]; };
+
+/// A pointer argument with one shadow per lane (see Lanes).
+template <class T, std::size_t N> struct DupLanes {
+  T *primal;
+  T *shadow[N];
+  std::size_t extent;
+};
+
+template <class T, class... U>
+SLOPE_HD constexpr Lanes<T, 1 + sizeof...(U)> lanes(T *first, U *...rest) {
+  static_assert(sizeof...(U) < 64, "slope: at most 64 lanes");
+  return {{first, rest...}};
+}
+
+template <class T, std::size_t N>
+SLOPE_HD constexpr DupLanes<T, N> dup(T *primal, Lanes<T, N> shadows,
+                                      std::size_t extent = 0) {
+  DupLanes<T, N> result{primal, {}, extent};
+  for (std::size_t i = 0; i < N; ++i)
+    result.shadow[i] = shadows.shadow[i];
+  return result;
+}
+
+template <class T, std::size_t N>
+SLOPE_HD constexpr DupLanes<const T, N>
+dup(const T *primal, Lanes<T, N> shadows, std::size_t extent = 0) {
+  DupLanes<const T, N> result{primal, {}, extent};
+  for (std::size_t i = 0; i < N; ++i)
+    result.shadow[i] = shadows.shadow[i];
+  return result;
+}
+
 template <class T, class U>
 SLOPE_HD constexpr Dual<T> dual(T value, U tangent) {
   return {value, static_cast<T>(tangent)};

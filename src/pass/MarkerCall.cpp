@@ -51,14 +51,19 @@ Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
   Expected<StringRef> Descriptor = readDescriptor(Call.getArgOperand(1), Call);
   if (!Descriptor)
     return Descriptor.takeError();
-  if (!DiffRequest::parseActivity(*Descriptor, Req.Args))
+  // "kinds" or, in vector reverse mode, "kinds/NN" (the number of lanes).
+  auto [Kinds, Lanes] = Descriptor->split('/');
+  if (!DiffRequest::parseActivity(Kinds, Req.Args) ||
+      (!Lanes.empty() && (Lanes.getAsInteger(10, Req.Width) || Req.Width == 0 ||
+                          Req.Width > 64 || Mode != DiffMode::Reverse)))
     return make_error<DiffError>(
         "malformed activity descriptor '" + Descriptor->str() + "'", &Call);
 
   unsigned Fixed = Mode == DiffMode::Reverse ? 3 : 4;
   unsigned N = Req.Args.size();
   FunctionType *TargetType = Req.Target->getFunctionType();
-  if (Call.arg_size() != Fixed + 2 * N || TargetType->getNumParams() != N)
+  if (Call.arg_size() != Fixed + (1 + Req.Width) * N ||
+      TargetType->getNumParams() != N)
     return make_error<DiffError>(
         "cannot differentiate '" + sourceName(Req.Target->getName()) +
             "': its parameters are passed in a way Slope does not support "
@@ -76,8 +81,9 @@ Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
               " is passed in a way Slope does not support yet",
           &Call);
     Marker.Primals.push_back(Primal);
-    Marker.Shadows.push_back(Call.getArgOperand(Fixed + N + I));
   }
+  for (unsigned I = 0; I < Req.Width * N; ++I)
+    Marker.Shadows.push_back(Call.getArgOperand(Fixed + N + I));
   return Marker;
 }
 

@@ -26,7 +26,11 @@ struct MarkerCall {
   /// Forward mode: where the result's tangent goes.
   llvm::Value *TangentOut = nullptr;
   llvm::SmallVector<llvm::Value *, 8> Primals;
+  /// One per parameter and lane (Request.Width lanes), lane by lane.
   llvm::SmallVector<llvm::Value *, 8> Shadows;
+  llvm::Value *shadow(unsigned Lane, unsigned Param) const {
+    return Shadows[Lane * Primals.size() + Param];
+  }
 };
 
 /// The mode a marker declaration stands for, if \p F is one.

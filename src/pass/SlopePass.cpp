@@ -54,20 +54,23 @@ void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
 void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
+  unsigned Width = Marker.Request.Width;
   SmallVector<Value *, 8> Args(Marker.Primals);
-  for (auto [I, Activity] : enumerate(Marker.Request.Args))
-    if (Activity == ArgActivity::Dup)
-      Args.push_back(Marker.Shadows[I]);
+  for (unsigned Lane = 0; Lane < Width; ++Lane)
+    for (auto [I, Activity] : enumerate(Marker.Request.Args))
+      if (Activity == ArgActivity::Dup)
+        Args.push_back(Marker.shadow(Lane, I));
   if (RetTy->isFloatingPointTy())
-    Args.push_back(ConstantFP::get(RetTy, 1.0));
+    Args.append(Width, ConstantFP::get(RetTy, 1.0));
   Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
   unsigned Field = 0;
   if (!RetTy->isVoidTy())
     storeUnlessNull(B, B.CreateExtractValue(Result, Field++), Marker.ResultOut);
-  for (auto [I, Activity] : enumerate(Marker.Request.Args))
-    if (Activity == ArgActivity::Active)
-      storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
-                      Marker.Shadows[I]);
+  for (unsigned Lane = 0; Lane < Width; ++Lane)
+    for (auto [I, Activity] : enumerate(Marker.Request.Args))
+      if (Activity == ArgActivity::Active)
+        storeUnlessNull(B, B.CreateExtractValue(Result, Field++),
+                        Marker.shadow(Lane, I));
 }
 
 void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
@@ -90,8 +93,10 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
 /// type; adjoint destinations and dup shadows are pointers.
 Error checkShadows(const MarkerCall &Marker) {
   bool Forward = Marker.Request.Mode == DiffMode::Forward;
-  for (auto [I, Activity] : enumerate(Marker.Request.Args)) {
-    Type *Shadow = Marker.Shadows[I]->getType();
+  for (auto [K, ShadowValue] : enumerate(Marker.Shadows)) {
+    unsigned I = K % Marker.Primals.size();
+    ArgActivity Activity = Marker.Request.Args[I];
+    Type *Shadow = ShadowValue->getType();
     bool Fits = true;
     if (Activity == ArgActivity::Active)
       Fits = Forward ? Shadow == Marker.Primals[I]->getType()

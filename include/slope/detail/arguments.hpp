@@ -3,6 +3,7 @@
 #ifndef SLOPE_DETAIL_ARGUMENTS_HPP
 #define SLOPE_DETAIL_ARGUMENTS_HPP
 
+#include <array>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -19,7 +20,24 @@ template <class T> struct IsConstant : std::false_type {};
 template <class T> struct IsConstant<Constant<T>> : std::true_type {};
 template <class T> struct IsDup : std::false_type {};
 template <class T> struct IsDup<Dup<T>> : std::true_type {};
+template <class T> struct IsDupLanes : std::false_type {};
+template <class T, std::size_t N>
+struct IsDupLanes<DupLanes<T, N>> : std::true_type {};
 template <class T> struct IsDual : std::false_type {};
+
+/// The number of lanes an argument brings: N for dup(x, lanes(...)), else 1.
+template <class T> inline constexpr std::size_t lanes_of = 1;
+template <class T, std::size_t N>
+inline constexpr std::size_t lanes_of<DupLanes<T, N>> = N;
+
+/// The lanes of a call: those of its dup(x, lanes(...)) arguments, which
+/// must agree; 1 without any.
+template <class... A> constexpr std::size_t width_of() {
+  std::size_t width = 1;
+  ((width = lanes_of<std::decay_t<A>> > 1 ? lanes_of<std::decay_t<A>> : width),
+   ...);
+  return width;
+}
 template <class T> struct IsDual<Dual<T>> : std::true_type {};
 
 template <class P>
@@ -33,7 +51,7 @@ template <Mode M, class P, class A> constexpr char kind_of() {
   using D = std::decay_t<A>;
   if constexpr (IsConstant<D>::value)
     return 'C';
-  else if constexpr (IsDup<D>::value)
+  else if constexpr (IsDup<D>::value || IsDupLanes<D>::value)
     return 'D';
   else if constexpr (IsDual<D>::value)
     return 'A';
@@ -45,7 +63,7 @@ template <Mode M, class P, class A> constexpr char kind_of() {
 
 /// Static checks on one argument; Index is 1-based in messages via the
 /// instantiation context that the compiler prints.
-template <Mode M, std::size_t Index, class P, class A>
+template <Mode M, std::size_t Width, std::size_t Index, class P, class A>
 constexpr void check_argument() {
   using D = std::decay_t<A>;
   static_assert(!std::is_reference_v<P>,
@@ -64,6 +82,19 @@ constexpr void check_argument() {
   } else if constexpr (IsDup<D>::value) {
     static_assert(std::is_pointer_v<P>,
                   "slope: slope::dup(x, dx) must bind to a pointer parameter");
+    static_assert(Width == 1,
+                  "slope: in vector mode every dup argument takes one shadow "
+                  "per lane: slope::dup(x, slope::lanes(dx0, dx1, ...))");
+  } else if constexpr (IsDupLanes<D>::value) {
+    static_assert(M == Mode::Reverse,
+                  "slope: slope::lanes (vector mode) is for slope::grad and "
+                  "slope::value_and_grad");
+    static_assert(std::is_pointer_v<P>,
+                  "slope: slope::dup(x, slope::lanes(...)) must bind to a "
+                  "pointer parameter");
+    static_assert(lanes_of<D> == Width,
+                  "slope: every slope::lanes(...) of one call must have the "
+                  "same number of shadows");
   } else if constexpr (!IsConstant<D>::value) {
     static_assert(!is_pointer_to_float_v<P>,
                   "slope: a pointer to floating-point data must be wrapped: "
@@ -80,7 +111,7 @@ template <class P, class A> SLOPE_HD constexpr P primal_of(A &&arg) {
   using D = std::decay_t<A>;
   if constexpr (IsConstant<D>::value || IsDual<D>::value)
     return static_cast<P>(arg.value);
-  else if constexpr (IsDup<D>::value)
+  else if constexpr (IsDup<D>::value || IsDupLanes<D>::value)
     return arg.primal;
   else
     return std::forward<A>(arg);
@@ -99,6 +130,22 @@ SLOPE_HD constexpr auto reverse_shadow_of(A &arg, Slot &slot) {
   else
     return nullptr;
 }
+
+/// Vector reverse mode: lane \p Lane's adjoint destination or shadow.
+template <char Kind, std::size_t Lane, class A, class Slot>
+SLOPE_HD constexpr auto lane_shadow_of(A &arg, Slot &slot) {
+  if constexpr (Kind == 'A')
+    return &slot[Lane];
+  else if constexpr (Kind == 'D')
+    return arg.shadow[Lane]; // marker_operand drops const
+  else
+    return nullptr;
+}
+
+/// Vector reverse mode: an active scalar's adjoint in each lane.
+template <char Kind, class P, std::size_t Width>
+using LaneAdjointSlot =
+    std::conditional_t<Kind == 'A', std::array<P, Width>, char>;
 
 template <char Kind, class P, class A>
 SLOPE_HD constexpr auto forward_shadow_of(A &arg) {

@@ -67,33 +67,80 @@ private:
       return std::make_tuple(std::get<Active::value.at[J]>(slots)...);
   }
 
-  template <auto F, bool WithValue, std::size_t... I, class... A>
-  SLOPE_HD static auto reverseImpl(std::index_sequence<I...>, A &&...args) {
-    (check_argument<Mode::Reverse, I, P, A>(), ...);
-    using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
-    std::tuple<AdjointSlot<kind_of<Mode::Reverse, P, A>(), P>...> slots{};
-    ResultSlot<R> result;
-    reverse_marker(
-        reinterpret_cast<const void *>(F),
-        Descriptor<kind_of<Mode::Reverse, P, A>()...>::value, result.address(),
-        marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-        marker_operand(reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
-            args, std::get<I>(slots)))...);
+  /// What grad (or value_and_grad) returns, from the adjoint slots.
+  template <bool WithValue, class Slots, class Kinds>
+  SLOPE_HD static auto gradResult(ResultSlot<R> &result, Slots &slots, Kinds) {
     using Indices = std::make_index_sequence<Kinds::count>;
     if constexpr (!WithValue) {
       return collect(slots, Indices{}, Kinds{});
     } else {
-      using G = decltype(collect(slots, Indices{}, Kinds{}));
-      if constexpr (std::is_void_v<G>)
-        return ValueAndGrad<R, G>{result};
+      using Grad = decltype(collect(slots, Indices{}, Kinds{}));
+      if constexpr (std::is_void_v<Grad>)
+        return ValueAndGrad<R, Grad>{result};
       else
-        return ValueAndGrad<R, G>{result, collect(slots, Indices{}, Kinds{})};
+        return ValueAndGrad<R, Grad>{result,
+                                     collect(slots, Indices{}, Kinds{})};
+    }
+  }
+
+  /// Lane \p Lane's shadow operands, one per parameter.
+  template <std::size_t Lane, class Slots, std::size_t... I, class... A>
+  SLOPE_HD static auto laneOperands(Slots &slots, std::index_sequence<I...>,
+                                    A &...args) {
+    return std::make_tuple(
+        marker_operand(lane_shadow_of<kind_of<Mode::Reverse, P, A>(), Lane>(
+            args, std::get<I>(slots)))...);
+  }
+
+  /// Vector reverse mode: one primal sweep, one reverse sweep per lane.
+  template <auto F, bool WithValue, std::size_t Width, std::size_t... I,
+            std::size_t... L, class... A>
+  SLOPE_HD static auto reverseLanes(std::index_sequence<I...> params,
+                                    std::index_sequence<L...>, A &&...args) {
+    using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
+    std::tuple<LaneAdjointSlot<kind_of<Mode::Reverse, P, A>(), P, Width>...>
+        slots{};
+    ResultSlot<R> result;
+    auto operands = std::tuple_cat(std::make_tuple(marker_operand<P>(
+                                       primal_of<P>(std::forward<A>(args)))...),
+                                   laneOperands<L>(slots, params, args...)...);
+    std::apply(
+        [&](auto... operand) {
+          reverse_marker(
+              reinterpret_cast<const void *>(F),
+              LaneDescriptor<Width, kind_of<Mode::Reverse, P, A>()...>::value,
+              result.address(), operand...);
+        },
+        operands);
+    return gradResult<WithValue>(result, slots, Kinds{});
+  }
+
+  template <auto F, bool WithValue, std::size_t... I, class... A>
+  SLOPE_HD static auto reverseImpl(std::index_sequence<I...> params,
+                                   A &&...args) {
+    constexpr std::size_t Width = width_of<A...>();
+    (check_argument<Mode::Reverse, Width, I, P, A>(), ...);
+    if constexpr (Width > 1) {
+      return reverseLanes<F, WithValue, Width>(
+          params, std::make_index_sequence<Width>{}, std::forward<A>(args)...);
+    } else {
+      using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
+      std::tuple<AdjointSlot<kind_of<Mode::Reverse, P, A>(), P>...> slots{};
+      ResultSlot<R> result;
+      reverse_marker(
+          reinterpret_cast<const void *>(F),
+          Descriptor<kind_of<Mode::Reverse, P, A>()...>::value,
+          result.address(),
+          marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
+          marker_operand(reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
+              args, std::get<I>(slots)))...);
+      return gradResult<WithValue>(result, slots, Kinds{});
     }
   }
 
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
-    (check_argument<Mode::Forward, I, P, A>(), ...);
+    (check_argument<Mode::Forward, width_of<A...>(), I, P, A>(), ...);
     ResultSlot<R> result;
     ResultSlot<R> tangent;
     forward_marker(

@@ -6,12 +6,14 @@
 // store the result's tangent], then one primal operand per parameter, then
 // one shadow operand per parameter (reverse: pointer receiving the adjoint
 // of an active scalar; forward: the tangent of an active scalar; both: the
-// shadow pointer of a dup; null otherwise).
+// shadow pointer of a dup; null otherwise). Vector reverse mode: see
+// LaneDescriptor.
 #ifndef SLOPE_DETAIL_MARKER_HPP
 #define SLOPE_DETAIL_MARKER_HPP
 
 #include <slope/wrappers.hpp>
 
+#include <cstddef>
 #include <type_traits>
 
 namespace slope::detail {
@@ -38,6 +40,15 @@ template <class P> SLOPE_HD constexpr auto marker_operand(P value) {
 
 template <char... Kinds> struct Descriptor {
   static constexpr char value[] = {Kinds..., '\0'};
+};
+
+/// Vector reverse mode: the kinds, '/', and the number of lanes in two
+/// digits ("DAD/02"); one shadow operand per parameter follows the primals
+/// for each lane in turn.
+template <std::size_t Width, char... Kinds> struct LaneDescriptor {
+  static_assert(Width <= 64, "slope: at most 64 lanes");
+  static constexpr char value[] = {Kinds..., '/', char('0' + Width / 10),
+                                   char('0' + Width % 10), '\0'};
 };
 
 } // namespace slope::detail
