@@ -69,7 +69,8 @@ void ReverseEmitter::createSignatureAndClone() {
     for (unsigned Lane = 0; Lane < Req.Width; ++Lane) {
       Seeds.push_back(
           Derivative->getArg(Derivative->arg_size() - Req.Width + Lane));
-      Seeds.back()->setName("seed");
+      Seeds.back()->setName(Req.Width > 1 ? "seed." + std::to_string(Lane)
+                                          : "seed");
     }
 }
 
@@ -377,7 +378,8 @@ Expected<Function *> ReverseEmitter::run() {
     for (unsigned I = 0; I < Req.Args.size(); ++I)
       if (Req.Args[I] == ArgActivity::Dup) {
         Argument *Shadow = Derivative->getArg(NextShadow++);
-        Shadow->setName(Primal.getArg(I)->getName() + ".shadow");
+        std::string LaneSuffix = Req.Width > 1 ? "." + std::to_string(L) : "";
+        Shadow->setName(Primal.getArg(I)->getName() + ".shadow" + LaneSuffix);
         LaneShadows.back()->setShadow(Derivative->getArg(I), Shadow);
       }
     if (Error E = LaneShadows.back()->build())

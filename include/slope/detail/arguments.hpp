@@ -86,13 +86,10 @@ constexpr void check_argument() {
                   "slope: in vector mode every dup argument takes one shadow "
                   "per lane: slope::dup(x, slope::lanes(dx0, dx1, ...))");
   } else if constexpr (IsDupLanes<D>::value) {
-    static_assert(M == Mode::Reverse,
-                  "slope: slope::lanes (vector mode) is for slope::grad and "
-                  "slope::value_and_grad");
     static_assert(std::is_pointer_v<P>,
                   "slope: slope::dup(x, slope::lanes(...)) must bind to a "
                   "pointer parameter");
-    static_assert(lanes_of<D> == Width,
+    static_assert(M == Mode::Forward || lanes_of<D> == Width,
                   "slope: every slope::lanes(...) of one call must have the "
                   "same number of shadows");
   } else if constexpr (!IsConstant<D>::value) {

@@ -140,7 +140,10 @@ private:
 
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
-    (check_argument<Mode::Forward, width_of<A...>(), I, P, A>(), ...);
+    static_assert(width_of<A...>() == 1,
+                  "slope: slope::lanes (vector mode) is for slope::grad and "
+                  "slope::value_and_grad");
+    (check_argument<Mode::Forward, 1, I, P, A>(), ...);
     ResultSlot<R> result;
     ResultSlot<R> tangent;
     forward_marker(

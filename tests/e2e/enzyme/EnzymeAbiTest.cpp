@@ -168,6 +168,45 @@ TEST(EnzymeVector, VoidKernelPrimalRunsOnce) {
   }
 }
 
+TEST(EnzymeVector, ReverseLanesGiveJacobianRows) {
+  std::vector<double> In = StencilInput, Din0(5, 0.0), Din1(5, 0.0), Out(5);
+  std::vector<double> Dout0 = {0, 1, 0, 0, 0}, Dout1 = {0, 0, 0, 2, 1};
+  rev_width_void_kernel(In.data(), Din0.data(), Din1.data(), Out.data(),
+                        Dout0.data(), Dout1.data(), 5);
+  EXPECT_EQ(Out, stencilAt(StencilInput, 0, 0.0));
+  for (int J = 0; J < 5; ++J) {
+    EXPECT_NEAR(Din0[J], stencilPartial(StencilInput, 1, J), 1e-5) << J;
+    EXPECT_NEAR(Din1[J],
+                2 * stencilPartial(StencilInput, 3, J) +
+                    stencilPartial(StencilInput, 4, J),
+                1e-5)
+        << J;
+  }
+  EXPECT_EQ(Dout0, std::vector<double>(5, 0.0));
+  EXPECT_EQ(Dout1, std::vector<double>(5, 0.0));
+}
+
+TEST(EnzymeVector, ReverseDupvLanesEachSeededWithOne) {
+  std::vector<double> X = {0.5, -1.0, 2.0, 0.25}, W = {1.0, 2.0, 0.5, 3.0};
+  std::vector<double> Grads(12, 0.0);
+  rev_width_dupv(X.data(), W.data(), 4, Grads.data());
+  double Norm = weighted_norm(X.data(), W.data(), 4);
+  for (int Lane = 0; Lane < 3; ++Lane)
+    for (int I = 0; I < 4; ++I)
+      EXPECT_NEAR(Grads[Lane * 4 + I], W[I] * X[I] / Norm, Tol)
+          << "lane " << Lane << " x " << I;
+}
+
+TEST(EnzymeVector, ReverseLanesOfActiveScalars) {
+  double A = 0.7, B = -1.3, C = 0.4, G[4];
+  rev_width_scalars(A, B, C, G);
+  double Da = B * B * C * C * C, Db = 2 * A * B * C * C * C;
+  EXPECT_NEAR(G[0], Da, Tol);
+  EXPECT_NEAR(G[1], Da, Tol);
+  EXPECT_NEAR(G[2], Db, Tol);
+  EXPECT_NEAR(G[3], Db, Tol);
+}
+
 TEST(EnzymeSplit, AugmentedForwardThenReverse) {
   double X = 0.4, Y = 1.2, Primal = 0;
   double Dx = split_scalar(X, Y, 2.5, &Primal);

@@ -16,6 +16,7 @@ extern void __enzyme_autodiff_void(void *, ...);
 extern float __enzyme_autodiff_float(void *, ...);
 extern Pair __enzyme_autodiff_pair(void *, ...);
 extern Triple __enzyme_autodiff_triple(void *, ...);
+extern Quad __enzyme_autodiff_quad(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 extern float __enzyme_fwddiff_float(void *, ...);
 extern void __enzyme_fwddiff_void(void *, ...);
@@ -170,6 +171,32 @@ void fwd_width_void_kernel(const double *in, const double *din0,
                            double *dout1, int n) {
   __enzyme_fwddiff_void((void *)stencil, enzyme_width, 2, enzyme_dup, in, din0,
                         din1, enzyme_dup, out, dout0, dout1, enzyme_const, n);
+}
+
+// ---- vector reverse mode ---------------------------------------------------
+
+void rev_width_void_kernel(const double *in, double *din0, double *din1,
+                           double *out, double *dout0, double *dout1, int n) {
+  __enzyme_autodiff_void((void *)stencil, enzyme_width, 2, enzyme_dup, in,
+                         din0, din1, enzyme_dup, out, dout0, dout1,
+                         enzyme_const, n);
+}
+
+void rev_width_dupv(const double *x, const double *w, int n, double *grads) {
+  // Three lanes of shadows, n doubles apart; every lane seeds the result 1.
+  __enzyme_autodiff((void *)weighted_norm, enzyme_width, 3, enzyme_dupv,
+                    n * sizeof(double), x, grads, enzyme_const, w,
+                    enzyme_const, n);
+}
+
+void rev_width_scalars(double a, double b, double c, double *grads) {
+  // Two lanes: each active scalar's adjoints come together (a0 a1 b0 b1).
+  Quad q = __enzyme_autodiff_quad((void *)three, enzyme_width, 2, a, b,
+                                  enzyme_const, c);
+  grads[0] = q.a;
+  grads[1] = q.b;
+  grads[2] = q.c;
+  grads[3] = q.d;
 }
 
 // ---- split mode ------------------------------------------------------------

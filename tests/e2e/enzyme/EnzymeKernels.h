@@ -51,6 +51,11 @@ void fwd_width_void_kernel(const double *in, const double *din0,
                            const double *din1, double *out, double *dout0,
                            double *dout1, int n);
 
+void rev_width_void_kernel(const double *in, double *din0, double *din1,
+                           double *out, double *dout0, double *dout1, int n);
+void rev_width_dupv(const double *x, const double *w, int n, double *grads);
+void rev_width_scalars(double a, double b, double c, double *grads);
+
 double split_scalar(double x, double y, double dret, double *primal);
 void split_kernel(const double *in, double *din, double *out, double *dout,
                   int n);

@@ -1,0 +1,51 @@
+// Vector reverse mode (slope::lanes) misused is one clear error at the call:
+// a dup without lanes beside one with lanes, lanes of different counts,
+// lanes in forward mode, and a recursive target (its calls would need a
+// split derivative per lane).
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DMIXED %s 2>&1 | FileCheck %s --check-prefix=MIXED
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNTS %s 2>&1 | FileCheck %s --check-prefix=COUNTS
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DFORWARD %s 2>&1 | FileCheck %s --check-prefix=FORWARD
+// RUN: not %clangxx -std=c++17 -O2 -c -o /dev/null -fplugin=%slope_plugin -I%include -DRECURSION %s 2>&1 | FileCheck %s --check-prefix=RECURSION
+#include <slope/slope.hpp>
+
+void axpy(const double *x, double a, double *y) {
+  y[0] += a * x[0];
+  y[1] += a * x[1];
+}
+
+double depth(const double *x, int n) {
+  return n == 0 ? x[0] : x[n] * depth(x, n - 1);
+}
+
+void use(double *x, double *y, double *dx0, double *dx1, double *dx2,
+         double *dy0, double *dy1, double *dy2) {
+#ifdef MIXED
+  // MIXED: error: static assertion failed{{.*}}in vector mode every dup argument takes one shadow per lane
+  // MIXED: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::grad<axpy>(slope::dup(x, dx0), 2.0,
+                    slope::dup(y, slope::lanes(dy0, dy1)));
+  // MIXED-NOT: error:
+  // MIXED: 1 error generated
+#endif
+#ifdef COUNTS
+  // COUNTS: error: static assertion failed{{.*}}every slope::lanes(...) of one call must have the same number of shadows
+  // COUNTS: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::grad<axpy>(slope::dup(x, slope::lanes(dx0, dx1, dx2)), 2.0,
+                    slope::dup(y, slope::lanes(dy0, dy1)));
+  // COUNTS-NOT: error:
+  // COUNTS: 1 error generated
+#endif
+#ifdef FORWARD
+  // FORWARD: error: static assertion failed{{.*}}slope::lanes (vector mode) is for slope::grad and slope::value_and_grad
+  // FORWARD: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  slope::derivative<axpy>(slope::dup(x, slope::lanes(dx0, dx1)),
+                          slope::dual(2.0, 1.0),
+                          slope::dup(y, slope::lanes(dy0, dy1)));
+  // FORWARD-NOT: error:
+  // FORWARD: 1 error generated
+#endif
+#ifdef RECURSION
+  // RECURSION: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate call to 'depth({{.*}}vector reverse mode does not split derivatives yet
+  slope::grad<depth>(slope::dup(x, slope::lanes(dx0, dx1)), 3);
+#endif
+}
