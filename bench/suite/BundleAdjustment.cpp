@@ -10,6 +10,7 @@
 #include <slope/slope.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace {
@@ -163,17 +164,21 @@ public:
       reprojection(&Cam[(I % Cams) * CamSize], &X[(I % Points) * 3], W[I],
                    &Feature[2 * I], &Res[2 * I]);
   }
+  // Both rows of the Jacobian from one primal sweep (vector reverse mode).
   void slope() override {
     std::fill(SlopeGrad.begin(), SlopeGrad.end(), 0.0);
-    for (int I = 0; I < Obs; ++I)
-      for (int Row = 0; Row < 2; ++Row) {
-        double *J = &SlopeGrad[(I * 2 + Row) * Params];
-        double Out[2], Seed[2] = {Row == 0 ? 1.0 : 0.0, Row == 1 ? 1.0 : 0.0};
-        J[14] = slope::grad<reprojection>(
-            slope::dup(&Cam[(I % Cams) * CamSize], J),
-            slope::dup(&X[(I % Points) * 3], J + CamSize), W[I],
-            slope::constant(&Feature[2 * I]), slope::dup(Out, Seed));
-      }
+    for (int I = 0; I < Obs; ++I) {
+      double *J0 = &SlopeGrad[I * 2 * Params], *J1 = J0 + Params;
+      double Out[2], Seed0[2] = {1, 0}, Seed1[2] = {0, 1};
+      std::array<double, 2> DW = slope::grad<reprojection>(
+          slope::dup(&Cam[(I % Cams) * CamSize], slope::lanes(J0, J1)),
+          slope::dup(&X[(I % Points) * 3],
+                     slope::lanes(J0 + CamSize, J1 + CamSize)),
+          W[I], slope::constant(&Feature[2 * I]),
+          slope::dup(Out, slope::lanes(Seed0, Seed1)));
+      J0[14] = DW[0];
+      J1[14] = DW[1];
+    }
   }
   void hand() override {
     std::fill(HandGrad.begin(), HandGrad.end(), 0.0);
