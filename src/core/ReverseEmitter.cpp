@@ -200,6 +200,47 @@ void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
   CameFrom[&BB] = From;
 }
 
+void ReverseEmitter::findGuardedEdges(DominatorTree &DT, LoopInfo &LI) {
+  for (BasicBlock &BB : *Derivative) {
+    SmallPtrSet<BasicBlock *, 2> Preds(pred_begin(&BB), pred_end(&BB));
+    if (Preds.size() != 2 || !InLoop.contains(&BB))
+      continue;
+    for (BasicBlock *Guard : Preds) {
+      auto *Br = dyn_cast<BranchInst>(Guard->getTerminator());
+      // Executed once per iteration of BB's loop, before BB: when BB is
+      // entered, the guard's condition in this iteration says from where.
+      if (Br && Br->isConditional() &&
+          (Br->getSuccessor(0) == &BB) != (Br->getSuccessor(1) == &BB) &&
+          DT.dominates(Guard, &BB) &&
+          LI.getLoopFor(Guard) == LI.getLoopFor(&BB)) {
+        GuardedEdges[&BB] = {Br};
+        break;
+      }
+    }
+  }
+}
+
+Value *ReverseEmitter::enteringEdge(BasicBlock &BB, IRBuilderBase &B) {
+  auto Guarded = GuardedEdges.find(&BB);
+  // Recomputing a condition that needs the tape would save nothing.
+  if (Guarded == GuardedEdges.end() ||
+      !availableWithoutTape(Guarded->second.Guard->getCondition()))
+    return primalValue(CameFrom[&BB], B);
+  BranchInst *Guard = Guarded->second.Guard;
+  ArrayRef<BasicBlock *> Preds = UniquePreds[&BB];
+  Type *Index = CameFrom[&BB]->getType();
+  auto IndexOf = [&](BasicBlock *P) {
+    return ConstantInt::get(Index, find(Preds, P) - Preds.begin());
+  };
+  BasicBlock *Direct = Guard->getParent();
+  BasicBlock *Other = Preds[0] == Direct ? Preds[1] : Preds[0];
+  bool TrueEntersDirectly = Guard->getSuccessor(0) == &BB;
+  return B.CreateSelect(primalValue(Guard->getCondition(), B),
+                        IndexOf(TrueEntersDirectly ? Direct : Other),
+                        IndexOf(TrueEntersDirectly ? Other : Direct),
+                        "came.from.guard");
+}
+
 void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
   IRBuilder<> B(&Ret);
   Value *V = Ret.getReturnValue();
@@ -317,7 +358,7 @@ void ReverseEmitter::branchBack(BasicBlock &BB, IRBuilderBase &B) {
   ArrayRef<BasicBlock *> Preds = UniquePreds[&BB];
   if (Preds.size() == 1)
     return moveAdjointsAlongEdge(*Preds.front(), BB, B);
-  Value *From = primalValue(CameFrom[&BB], B);
+  Value *From = enteringEdge(BB, B);
   SmallVector<BasicBlock *, 4> Edges;
   for (BasicBlock *P : Preds) {
     BasicBlock *Edge = BasicBlock::Create(

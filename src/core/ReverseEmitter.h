@@ -40,6 +40,11 @@ public:
 private:
   void createSignatureAndClone();
   void recordIncomingEdges(llvm::BasicBlock &BB);
+  /// Blocks in loops whose entering edge a branch condition decides (see
+  /// GuardedEdge); needs the loops' blocks (InLoop).
+  void findGuardedEdges(llvm::DominatorTree &DT, llvm::LoopInfo &LI);
+  /// The index of the edge that entered \p BB, at B in its reverse block.
+  llvm::Value *enteringEdge(llvm::BasicBlock &BB, llvm::IRBuilderBase &B);
   void rewriteReturn(llvm::ReturnInst &Ret);
   llvm::Error fillReverseBlock(llvm::BasicBlock &BB);
   llvm::Error emitAdjoint(llvm::Instruction &I, llvm::IRBuilderBase &B);
@@ -195,6 +200,15 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> ReverseOf;
   /// For blocks with several predecessors: index of the entering edge.
   llvm::DenseMap<llvm::BasicBlock *, llvm::PHINode *> CameFrom;
+  /// A block with two predecessors, one of which (Guard) dominates it in
+  /// the same loop and branches either to it or elsewhere: the edge that
+  /// entered the block is the one the guard's condition chose, which the
+  /// reverse sweep recomputes when it can do so without the tape (a loop
+  /// guard `if (start < end)` before an inner loop).
+  struct GuardedEdge {
+    llvm::BranchInst *Guard;
+  };
+  llvm::DenseMap<llvm::BasicBlock *, GuardedEdge> GuardedEdges;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 4>>
       UniquePreds;
   /// Per lane.

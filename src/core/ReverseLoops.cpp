@@ -77,6 +77,7 @@ void ReverseEmitter::analyzeLoops() {
     Loops.push_back(std::move(State));
   }
   analyzeRecurrences(DT, LI);
+  findGuardedEdges(DT, LI);
 }
 
 void ReverseEmitter::analyzeRecurrences(DominatorTree &DT, LoopInfo &LI) {

@@ -164,6 +164,23 @@ double cubesThenOverwrite(double *x, int n) {
   return s + cubes(x, n);
 }
 
+// Row r sums sin over its len[r] entries when len[r] > 0, then clears
+// len[r] and doubles the row's first entry: the guard reads memory the loop
+// overwrites, so the reverse sweep cannot recompute which way it went.
+double clearedRows(double *x, int *len, int rows, int width) {
+  double s = 0;
+  for (int r = 0; r < rows; ++r) {
+    if (len[r] > 0)
+      for (int c = 0; c < len[r]; ++c)
+        s += std::sin(x[r * width + c]) * (c + 1) * x[r * width];
+    len[r] = 0;
+    x[r * width] *= 2;
+  }
+  for (int i = 0; i < rows * width; ++i)
+    s += x[i] * x[i];
+  return s;
+}
+
 std::vector<double> wave(int N, double Scale) {
   std::vector<double> V(N);
   for (int I = 0; I < N; ++I)
@@ -363,6 +380,23 @@ TEST(Memory, RestrictQualifiedInputReadAgain) {
   });
   expectNear(DIn, Ref, 1e-6);
   EXPECT_EQ(DOut, std::vector<double>(N, 0.0));
+}
+
+TEST(Memory, GuardOfAnInnerLoopReadFromMemoryTheLoopOverwrites) {
+  const std::vector<int> Lengths = {3, 0, 4, 1, 0, 2};
+  const int Rows = 6, Width = 4;
+  const std::vector<double> X = wave(Rows * Width, 1.2);
+  std::vector<double> Primal = X, DX(X.size(), 0.0);
+  std::vector<int> Len = Lengths;
+  slope::grad<clearedRows>(slope::dup(Primal.data(), DX.data()), Len.data(),
+                           Rows, Width);
+  auto Ref = fdGradient(X, [&](std::vector<double> &Z) {
+    std::vector<double> Copy = Z;
+    std::vector<int> L = Lengths;
+    return clearedRows(Copy.data(), L.data(), Rows, Width);
+  });
+  expectNear(DX, Ref, 1e-6);
+  EXPECT_EQ(Len, std::vector<int>(Rows, 0));
 }
 
 TEST(Memory, RowStartsCarriedFromThePreviousRow) {
