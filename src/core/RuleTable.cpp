@@ -59,7 +59,10 @@ const DerivativeRule Rules[] = {
      // partial, one division instead of two.
      {[](R r) { return r.div(r.c(1.0), r.x(1)); },
       [](R r) { return r.neg(r.mul(r.y(), r.div(r.c(1.0), r.x(1)))); }},
-     true},
+     true,
+     // A normal or infinite divisor: 1/b is finite.
+     1,
+     fcZero | fcSubnormal},
     {"fneg", 1, None, Instruction::FNeg, {minusOne}, false},
 
     // Powers and roots.
@@ -70,7 +73,10 @@ const DerivativeRule Rules[] = {
      // ½·(1/√x), exactly ½/√x: the reciprocal is shared with a division
      // by the root (1/√x in -m/√x), one division instead of two.
      {[](R r) { return r.mul(r.c(0.5), r.div(r.c(1.0), r.y())); }},
-     true},
+     true,
+     // A positive normal or infinite radicand: 1/√x is finite.
+     0,
+     fcZero | fcSubnormal | fcNegative},
     {"cbrt",
      1,
      None,

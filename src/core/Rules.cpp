@@ -1,10 +1,13 @@
 //===- Rules.cpp - Rule lookup and the two ways of applying a rule --------===//
 #include "Rules.h"
+#include "PositiveBound.h"
 #include "RuleTable.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -20,6 +23,23 @@ Intrinsic::ID RuleOperands::intrinsic() const {
   const auto *Call = dyn_cast<CallBase>(&Primal);
   const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
   return Callee ? Callee->getIntrinsicID() : Intrinsic::not_intrinsic;
+}
+
+bool RuleOperands::avoidsSingularity(const DerivativeRule &Rule) const {
+  if (Rule.SingularAt == fcNone)
+    return false;
+  const auto *Call = dyn_cast<CallBase>(&Primal);
+  Value *Operand = Call ? Call->getArgOperand(Rule.SingularOperand)
+                        : Primal.getOperand(Rule.SingularOperand);
+  // A positive normal number (or infinity, or NaN) avoids every singular
+  // class a rule names: zero, subnormals, negatives.
+  if (isKnownNormalPositive(Operand))
+    return true;
+  KnownFPClass Known =
+      computeKnownFPClass(Operand, Primal.getModule()->getDataLayout(),
+                          Rule.SingularAt, /*Depth=*/0, /*TLI=*/nullptr,
+                          /*AC=*/nullptr, &Primal);
+  return Known.isKnownNever(Rule.SingularAt);
 }
 
 Value *RuleOperands::c(double V) { return ConstantFP::get(type(), V); }
@@ -105,10 +125,9 @@ StringRef libmBaseName(StringRef Name, Type *Ty) {
 
 /// Multiplies a partial by a tangent or adjoint. Where the partial can be
 /// singular, a zero factor yields zero instead of 0·inf = NaN.
-Value *scale(IRBuilderBase &B, const DerivativeRule &Rule, Value *Partial,
-             Value *Factor) {
+Value *scale(IRBuilderBase &B, bool Guard, Value *Partial, Value *Factor) {
   Value *Product = B.CreateFMul(Partial, Factor);
-  if (!Rule.GuardSingular)
+  if (!Guard)
     return Product;
   Value *Zero = ConstantFP::get(Factor->getType(), 0.0);
   return B.CreateSelect(B.CreateFCmpOEQ(Factor, Zero), Zero, Product);
@@ -160,10 +179,11 @@ const DerivativeRule *libDeviceRule(const Function &F) {
 Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
                     ArrayRef<Value *> Tangents) {
   Value *Sum = nullptr;
+  bool Guard = Rule.GuardSingular && !Ops.avoidsSingularity(Rule);
   for (unsigned I = 0; I < Tangents.size() && I < Rule.Partials.size(); ++I) {
     if (!Tangents[I] || !Rule.Partials[I])
       continue;
-    Value *Term = scale(Ops.B, Rule, Rule.Partials[I](Ops), Tangents[I]);
+    Value *Term = scale(Ops.B, Guard, Rule.Partials[I](Ops), Tangents[I]);
     Sum = Sum ? Ops.B.CreateFAdd(Sum, Term) : Term;
   }
   return Sum ? Sum : Ops.c(0.0);
@@ -172,9 +192,10 @@ Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,
 void applyReverse(const DerivativeRule &Rule, RuleOperands &Ops, Value *Adjoint,
                   ArrayRef<bool> Wanted, SmallVectorImpl<Value *> &Out) {
   Out.assign(Wanted.size(), nullptr);
+  bool Guard = Rule.GuardSingular && !Ops.avoidsSingularity(Rule);
   for (unsigned I = 0; I < Wanted.size() && I < Rule.Partials.size(); ++I)
     if (Wanted[I] && Rule.Partials[I])
-      Out[I] = scale(Ops.B, Rule, Rule.Partials[I](Ops), Adjoint);
+      Out[I] = scale(Ops.B, Guard, Rule.Partials[I](Ops), Adjoint);
 }
 
 } // namespace slope

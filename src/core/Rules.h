@@ -8,6 +8,7 @@
 #ifndef SLOPE_CORE_RULES_H
 #define SLOPE_CORE_RULES_H
 
+#include "llvm/ADT/FloatingPointMode.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
@@ -15,6 +16,8 @@
 #include <array>
 
 namespace slope {
+
+struct DerivativeRule;
 
 /// What a partial derivative may use: the builder at the insertion point and
 /// the primal operands and result, made available there on request.
@@ -53,6 +56,9 @@ public:
   llvm::Value *indicator(llvm::Value *Cond);
   /// -1, 0 or 1.
   llvm::Value *sign(llvm::Value *A);
+  /// Whether the primal operand where \p Rule's partials are singular is
+  /// known never to take a value of Rule.SingularAt.
+  bool avoidsSingularity(const DerivativeRule &Rule) const;
 
 private:
   /// A call in Primal's block computing \p ID of Primal's first operand.
@@ -81,6 +87,11 @@ struct DerivativeRule {
   /// The partials can be infinite or NaN (sqrt at 0, log at 0, 1/x at 0):
   /// a zero tangent or adjoint must then give zero, not NaN.
   bool GuardSingular;
+  /// Where known: the partials are finite (unless the primal overflows or
+  /// is NaN) when operand SingularOperand is known never to be of these
+  /// classes, and then need no guard (√x with x ≥ ε in an n-body kernel).
+  unsigned SingularOperand = 0;
+  llvm::FPClassTest SingularAt = llvm::fcNone;
   /// Rounding-like operations whose partials are all zero.
   bool isPiecewiseConstant() const {
     return !Partials[0] && !Partials[1] && !Partials[2];
