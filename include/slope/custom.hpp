@@ -73,8 +73,8 @@ struct Applicable<Fn, std::tuple<A...>> : std::is_invocable<Fn, A...> {};
 
 /// Forces \p Shown to be complete (an error naming it) unless \p Fits.
 template <bool Fits, class Shown>
-inline constexpr bool require_shape =
-    sizeof(std::conditional_t<Fits, char, Shown>) != 0;
+inline constexpr bool
+    require_shape = sizeof(std::conditional_t<Fits, char, Shown>) != 0;
 
 template <auto F, auto Forward, auto Pullback, class Fn = decltype(F)>
 struct CustomRule;

@@ -32,9 +32,11 @@ template <> struct ValueAndGrad<void, void> {
   SLOPE_HD explicit ValueAndGrad(detail::ResultSlot<void> &) {}
 };
 
-template <class V> struct ValueAndDerivative {
+/// `.value` and `.derivative` (in vector mode a std::array, one tangent
+/// per lane).
+template <class V, class D = V> struct ValueAndDerivative {
   V value;
-  V derivative;
+  D derivative;
 };
 
 } // namespace slope

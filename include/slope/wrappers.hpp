@@ -46,11 +46,13 @@ SLOPE_HD constexpr Dup<const T> dup(const T *primal, T *shadow,
   return {primal, shadow, extent};
 }
 
-/// Shadows of one pointer, one per lane of vector reverse mode:
-/// `slope::dup(x, slope::lanes(dx0, dx1))`. Every lane is its own
-/// gradient: lane k's output seeds come from shadow k of each output, and
-/// its adjoints accumulate into shadow k of each input.
-template <class T, std::size_t N> struct Lanes { T *shadow[N]; };
+/// One shadow pointer (or, for slope::dual, one tangent) per lane of
+/// vector mode: `slope::dup(x, slope::lanes(dx0, dx1))`,
+/// `slope::dual(x, slope::lanes(1.0, 0.0))`. In reverse mode every lane is
+/// its own gradient: lane k's output seeds come from shadow k of each
+/// output, and its adjoints accumulate into shadow k of each input. In
+/// forward mode every lane is its own direction.
+template <class T, std::size_t N> struct Lanes { T value[N]; };
 
 /// A pointer argument with one shadow per lane (see Lanes).
 template <class T, std::size_t N> struct DupLanes {
@@ -59,27 +61,41 @@ template <class T, std::size_t N> struct DupLanes {
   std::size_t extent;
 };
 
+/// A forward-mode scalar with one tangent per lane (see Lanes).
+template <class T, std::size_t N> struct DualLanes {
+  T value;
+  T tangent[N];
+};
+
 template <class T, class... U>
-SLOPE_HD constexpr Lanes<T, 1 + sizeof...(U)> lanes(T *first, U *...rest) {
+SLOPE_HD constexpr Lanes<T, 1 + sizeof...(U)> lanes(T first, U... rest) {
   static_assert(sizeof...(U) < 64, "slope: at most 64 lanes");
-  return {{first, rest...}};
+  return {{first, static_cast<T>(rest)...}};
 }
 
 template <class T, std::size_t N>
-SLOPE_HD constexpr DupLanes<T, N> dup(T *primal, Lanes<T, N> shadows,
+SLOPE_HD constexpr DupLanes<T, N> dup(T *primal, Lanes<T *, N> shadows,
                                       std::size_t extent = 0) {
   DupLanes<T, N> result{primal, {}, extent};
   for (std::size_t i = 0; i < N; ++i)
-    result.shadow[i] = shadows.shadow[i];
+    result.shadow[i] = shadows.value[i];
   return result;
 }
 
 template <class T, std::size_t N>
 SLOPE_HD constexpr DupLanes<const T, N>
-dup(const T *primal, Lanes<T, N> shadows, std::size_t extent = 0) {
+dup(const T *primal, Lanes<T *, N> shadows, std::size_t extent = 0) {
   DupLanes<const T, N> result{primal, {}, extent};
   for (std::size_t i = 0; i < N; ++i)
-    result.shadow[i] = shadows.shadow[i];
+    result.shadow[i] = shadows.value[i];
+  return result;
+}
+
+template <class T, class U, std::size_t N>
+SLOPE_HD constexpr DualLanes<T, N> dual(T value, Lanes<U, N> tangents) {
+  DualLanes<T, N> result{value, {}};
+  for (std::size_t i = 0; i < N; ++i)
+    result.tangent[i] = static_cast<T>(tangents.value[i]);
   return result;
 }
 

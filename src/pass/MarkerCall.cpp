@@ -51,11 +51,11 @@ Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
   Expected<StringRef> Descriptor = readDescriptor(Call.getArgOperand(1), Call);
   if (!Descriptor)
     return Descriptor.takeError();
-  // "kinds" or, in vector reverse mode, "kinds/NN" (the number of lanes).
+  // "kinds" or, in vector mode, "kinds/NN" (the number of lanes).
   auto [Kinds, Lanes] = Descriptor->split('/');
   if (!DiffRequest::parseActivity(Kinds, Req.Args) ||
-      (!Lanes.empty() && (Lanes.getAsInteger(10, Req.Width) || Req.Width == 0 ||
-                          Req.Width > 64 || Mode != DiffMode::Reverse)))
+      (!Lanes.empty() &&
+       (Lanes.getAsInteger(10, Req.Width) || Req.Width == 0 || Req.Width > 64)))
     return make_error<DiffError>(
         "malformed activity descriptor '" + Descriptor->str() + "'", &Call);
 

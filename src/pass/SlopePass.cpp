@@ -76,14 +76,21 @@ void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
 void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
+  unsigned Width = Marker.Request.Width;
   SmallVector<Value *, 8> Args(Marker.Primals);
-  for (auto [I, Activity] : enumerate(Marker.Request.Args))
-    if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
-      Args.push_back(Marker.Shadows[I]);
+  for (unsigned Lane = 0; Lane < Width; ++Lane)
+    for (auto [I, Activity] : enumerate(Marker.Request.Args))
+      if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
+        Args.push_back(Marker.shadow(Lane, I));
   Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
   if (RetTy->isFloatingPointTy()) {
     storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
-    storeUnlessNull(B, B.CreateExtractValue(Result, 1), Marker.TangentOut);
+    // Vector mode: the tangents go to an array, lane by lane.
+    if (!isa<ConstantPointerNull>(Marker.TangentOut))
+      for (unsigned Lane = 0; Lane < Width; ++Lane)
+        B.CreateStore(
+            B.CreateExtractValue(Result, 1 + Lane),
+            B.CreateConstInBoundsGEP1_64(RetTy, Marker.TangentOut, Lane));
   } else if (!RetTy->isVoidTy()) {
     storeUnlessNull(B, Result, Marker.ResultOut);
   }

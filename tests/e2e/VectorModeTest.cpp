@@ -216,6 +216,61 @@ TEST(VectorMode, ScalarResultSeedsEveryLaneWithOne) {
   EXPECT_TRUE(check::near(DA[0], Tangent, 1e-12, 1e-14));
 }
 
+TEST(VectorMode, ForwardLanesGiveJacobianColumns) {
+  std::vector<double> Cam = {0.1, -0.2, 0.3, 0.05, 0.1, -5, 0.01};
+  std::vector<double> X = {0.4, -0.3, 4.5}, Res(2);
+  const double W = 1.7;
+  // Columns: the camera's first rotation entry, the point's x, both.
+  std::vector<double> CamT0(7), CamT1(7), CamT2(7), XT0(3), XT1(3), XT2(3);
+  CamT0[0] = CamT2[0] = 1;
+  XT1[0] = XT2[0] = 1;
+  std::vector<double> R0(2), R1(2), R2(2);
+  slope::derivative<project>(
+      slope::dup(Cam.data(),
+                 slope::lanes(CamT0.data(), CamT1.data(), CamT2.data())),
+      slope::dup(X.data(), slope::lanes(XT0.data(), XT1.data(), XT2.data())), W,
+      slope::dup(Res.data(), slope::lanes(R0.data(), R1.data(), R2.data())));
+  std::vector<double> Expected(2);
+  project(Cam.data(), X.data(), W, Expected.data());
+  EXPECT_EQ(Res, Expected);
+  std::vector<double> WBox = {W};
+  auto Eval = [&] {
+    std::array<double, 2> R;
+    project(Cam.data(), X.data(), WBox[0], R.data());
+    return R;
+  };
+  for (int Row = 0; Row < 2; ++Row) {
+    double DCam = difference(Eval, Cam, 0, Row),
+           DX = difference(Eval, X, 0, Row);
+    EXPECT_TRUE(check::near(R0[Row], DCam, 1e-6, 1e-8)) << Row;
+    EXPECT_TRUE(check::near(R1[Row], DX, 1e-6, 1e-8)) << Row;
+    EXPECT_TRUE(check::near(R2[Row], DCam + DX, 1e-6, 1e-8)) << Row;
+  }
+}
+
+TEST(VectorMode, ForwardLanesOfScalarsReturnAnArray) {
+  const int N = 5;
+  std::vector<double> X = {0.2, -0.7, 1.3, 0.6, -1.1};
+  // Lanes: d/da, 2·d/da, 0 (a constant direction).
+  auto [Value, Tangents] = slope::value_and_derivative<energy>(
+      slope::constant(X.data()), slope::dual(0.9, slope::lanes(1, 2, 0)), N);
+  EXPECT_DOUBLE_EQ(Value, energy(X.data(), 0.9, N));
+  std::vector<double> ABox = {0.9};
+  auto Eval = [&] {
+    return std::array<double, 1>{energy(X.data(), ABox[0], N)};
+  };
+  double Reference = difference(Eval, ABox, 0, 0);
+  EXPECT_TRUE(check::near(Tangents[0], Reference, 1e-6, 1e-8));
+  EXPECT_TRUE(check::near(Tangents[1], 2 * Reference, 1e-6, 1e-8));
+  EXPECT_EQ(Tangents[2], 0.0);
+  // Reverse mode agrees.
+  std::array<double, 2> DA = slope::grad<energy>(
+      slope::dup(X.data(), slope::lanes(std::vector<double>(N).data(),
+                                        std::vector<double>(N).data())),
+      0.9, N);
+  EXPECT_TRUE(check::near(Tangents[0], DA[0], 1e-12, 1e-14));
+}
+
 TEST(VectorMode, CustomPullbackRunsInEveryLane) {
   std::vector<double> X = {1.5, -2.0}, Y(2), D0(2), D1(2);
   std::vector<double> S0 = {1, 0}, S1 = {0, 1};

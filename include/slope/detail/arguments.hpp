@@ -24,11 +24,18 @@ template <class T> struct IsDupLanes : std::false_type {};
 template <class T, std::size_t N>
 struct IsDupLanes<DupLanes<T, N>> : std::true_type {};
 template <class T> struct IsDual : std::false_type {};
+template <class T> struct IsDual<Dual<T>> : std::true_type {};
+template <class T> struct IsDualLanes : std::false_type {};
+template <class T, std::size_t N>
+struct IsDualLanes<DualLanes<T, N>> : std::true_type {};
 
-/// The number of lanes an argument brings: N for dup(x, lanes(...)), else 1.
+/// The number of lanes an argument brings: N for dup(x, lanes(...)) and
+/// dual(x, lanes(...)), else 1.
 template <class T> inline constexpr std::size_t lanes_of = 1;
 template <class T, std::size_t N>
 inline constexpr std::size_t lanes_of<DupLanes<T, N>> = N;
+template <class T, std::size_t N>
+inline constexpr std::size_t lanes_of<DualLanes<T, N>> = N;
 
 /// The lanes of a call: those of its dup(x, lanes(...)) arguments, which
 /// must agree; 1 without any.
@@ -38,7 +45,6 @@ template <class... A> constexpr std::size_t width_of() {
    ...);
   return width;
 }
-template <class T> struct IsDual<Dual<T>> : std::true_type {};
 
 template <class P>
 inline constexpr bool is_pointer_to_float_v =
@@ -53,7 +59,7 @@ template <Mode M, class P, class A> constexpr char kind_of() {
     return 'C';
   else if constexpr (IsDup<D>::value || IsDupLanes<D>::value)
     return 'D';
-  else if constexpr (IsDual<D>::value)
+  else if constexpr (IsDual<D>::value || IsDualLanes<D>::value)
     return 'A';
   else if constexpr (std::is_floating_point_v<P>)
     return M == Mode::Reverse ? 'A' : 'C';
@@ -72,13 +78,17 @@ constexpr void check_argument() {
   static_assert(std::is_scalar_v<std::remove_reference_t<P>>,
                 "slope: parameters of class type passed by value are not "
                 "supported yet; pass a pointer with slope::dup");
-  if constexpr (IsDual<D>::value) {
+  if constexpr (IsDual<D>::value || IsDualLanes<D>::value) {
     static_assert(M == Mode::Forward,
                   "slope: slope::dual(x, dx) is for forward mode "
                   "(slope::derivative); pass a plain value to slope::grad");
     static_assert(std::is_floating_point_v<P>,
                   "slope: slope::dual(x, dx) must bind to a float or double "
                   "parameter");
+    static_assert(lanes_of<D> == Width,
+                  "slope: in vector mode every dual argument takes one "
+                  "tangent per lane, and every slope::lanes(...) of one call "
+                  "the same number: slope::dual(x, slope::lanes(t0, t1, ...))");
   } else if constexpr (IsDup<D>::value) {
     static_assert(std::is_pointer_v<P>,
                   "slope: slope::dup(x, dx) must bind to a pointer parameter");
@@ -89,7 +99,7 @@ constexpr void check_argument() {
     static_assert(std::is_pointer_v<P>,
                   "slope: slope::dup(x, slope::lanes(...)) must bind to a "
                   "pointer parameter");
-    static_assert(M == Mode::Forward || lanes_of<D> == Width,
+    static_assert(lanes_of<D> == Width,
                   "slope: every slope::lanes(...) of one call must have the "
                   "same number of shadows");
   } else if constexpr (!IsConstant<D>::value) {
@@ -106,7 +116,8 @@ constexpr void check_argument() {
 /// The primal operand: what a plain call would pass for this parameter.
 template <class P, class A> SLOPE_HD constexpr P primal_of(A &&arg) {
   using D = std::decay_t<A>;
-  if constexpr (IsConstant<D>::value || IsDual<D>::value)
+  if constexpr (IsConstant<D>::value || IsDual<D>::value ||
+                IsDualLanes<D>::value)
     return static_cast<P>(arg.value);
   else if constexpr (IsDup<D>::value || IsDupLanes<D>::value)
     return arg.primal;
@@ -143,6 +154,19 @@ SLOPE_HD constexpr auto lane_shadow_of(A &arg, Slot &slot) {
 template <char Kind, class P, std::size_t Width>
 using LaneAdjointSlot =
     std::conditional_t<Kind == 'A', std::array<P, Width>, char>;
+
+/// Vector forward mode: lane \p Lane's tangent or shadow.
+template <char Kind, std::size_t Lane, class P, class A>
+SLOPE_HD constexpr auto forward_lane_shadow_of(A &arg) {
+  if constexpr (Kind == 'A' && IsDualLanes<std::decay_t<A>>::value)
+    return static_cast<P>(arg.tangent[Lane]);
+  else if constexpr (Kind == 'A') // a misuse, already reported
+    return static_cast<P>(arg.tangent);
+  else if constexpr (Kind == 'D')
+    return arg.shadow[Lane]; // marker_operand drops const
+  else
+    return nullptr;
+}
 
 template <char Kind, class P, class A>
 SLOPE_HD constexpr auto forward_shadow_of(A &arg) {

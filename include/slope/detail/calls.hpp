@@ -138,27 +138,65 @@ private:
     }
   }
 
-  template <auto F, bool WithValue, std::size_t... I, class... A>
-  SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
-    static_assert(width_of<A...>() == 1,
-                  "slope: slope::lanes (vector mode) is for slope::grad and "
-                  "slope::value_and_grad");
-    (check_argument<Mode::Forward, 1, I, P, A>(), ...);
+  /// Lane \p Lane's tangent and shadow operands, one per parameter.
+  template <std::size_t Lane, class... A>
+  SLOPE_HD static auto forwardLaneOperands(A &...args) {
+    return std::make_tuple(marker_operand(
+        forward_lane_shadow_of<kind_of<Mode::Forward, P, A>(), Lane, P>(
+            args))...);
+  }
+
+  /// Vector forward mode: one primal, one tangent per lane.
+  template <auto F, bool WithValue, std::size_t Width, std::size_t... L,
+            class... A>
+  SLOPE_HD static auto forwardLanes(std::index_sequence<L...>, A &&...args) {
     ResultSlot<R> result;
-    ResultSlot<R> tangent;
-    forward_marker(
-        reinterpret_cast<const void *>(F),
-        Descriptor<kind_of<Mode::Forward, P, A>()...>::value, result.address(),
-        tangent.address(),
-        marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-        marker_operand(
-            forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(args))...);
+    using Tangents =
+        std::conditional_t<std::is_void_v<R>, void, std::array<R, Width>>;
+    ResultSlot<Tangents> tangents;
+    auto operands = std::tuple_cat(std::make_tuple(marker_operand<P>(
+                                       primal_of<P>(std::forward<A>(args)))...),
+                                   forwardLaneOperands<L>(args...)...);
+    std::apply(
+        [&](auto... operand) {
+          forward_marker(
+              reinterpret_cast<const void *>(F),
+              LaneDescriptor<Width, kind_of<Mode::Forward, P, A>()...>::value,
+              result.address(), tangents.address(), operand...);
+        },
+        operands);
     if constexpr (std::is_void_v<R>)
       return;
     else if constexpr (!WithValue)
-      return tangent.value;
+      return tangents.value;
     else
-      return ValueAndDerivative<R>{result.value, tangent.value};
+      return ValueAndDerivative<R, Tangents>{result.value, tangents.value};
+  }
+
+  template <auto F, bool WithValue, std::size_t... I, class... A>
+  SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
+    constexpr std::size_t Width = width_of<A...>();
+    (check_argument<Mode::Forward, Width, I, P, A>(), ...);
+    if constexpr (Width > 1) {
+      return forwardLanes<F, WithValue, Width>(
+          std::make_index_sequence<Width>{}, std::forward<A>(args)...);
+    } else {
+      ResultSlot<R> result;
+      ResultSlot<R> tangent;
+      forward_marker(
+          reinterpret_cast<const void *>(F),
+          Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
+          result.address(), tangent.address(),
+          marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
+          marker_operand(
+              forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(args))...);
+      if constexpr (std::is_void_v<R>)
+        return;
+      else if constexpr (!WithValue)
+        return tangent.value;
+      else
+        return ValueAndDerivative<R>{result.value, tangent.value};
+    }
   }
 };
 

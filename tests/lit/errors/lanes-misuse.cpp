@@ -1,7 +1,7 @@
-// Vector reverse mode (slope::lanes) misused is one clear error at the call:
-// a dup without lanes beside one with lanes, lanes of different counts,
-// lanes in forward mode, and a recursive target (its calls would need a
-// split derivative per lane).
+// Vector mode (slope::lanes) misused is one clear error at the call: a dup
+// without lanes beside one with lanes, lanes of different counts, a dual
+// without lanes in vector forward mode, and a recursive target in vector
+// reverse mode (its calls would need a split derivative per lane).
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DMIXED %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNTS %s 2>&1 | FileCheck %s --check-prefix=COUNTS
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DFORWARD %s 2>&1 | FileCheck %s --check-prefix=FORWARD
@@ -36,7 +36,7 @@ void use(double *x, double *y, double *dx0, double *dx1, double *dx2,
   // COUNTS: 1 error generated
 #endif
 #ifdef FORWARD
-  // FORWARD: error: static assertion failed{{.*}}slope::lanes (vector mode) is for slope::grad and slope::value_and_grad
+  // FORWARD: error: static assertion failed{{.*}}in vector mode every dual argument takes one tangent per lane
   // FORWARD: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
   slope::derivative<axpy>(slope::dup(x, slope::lanes(dx0, dx1)),
                           slope::dual(2.0, 1.0),
