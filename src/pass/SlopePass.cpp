@@ -87,10 +87,13 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
     storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
     // Vector mode: the tangents go to an array, lane by lane.
     if (!isa<ConstantPointerNull>(Marker.TangentOut))
-      for (unsigned Lane = 0; Lane < Width; ++Lane)
-        B.CreateStore(
-            B.CreateExtractValue(Result, 1 + Lane),
-            B.CreateConstInBoundsGEP1_64(RetTy, Marker.TangentOut, Lane));
+      for (unsigned Lane = 0; Lane < Width; ++Lane) {
+        Value *To =
+            Lane == 0
+                ? Marker.TangentOut
+                : B.CreateConstInBoundsGEP1_64(RetTy, Marker.TangentOut, Lane);
+        B.CreateStore(B.CreateExtractValue(Result, 1 + Lane), To);
+      }
   } else if (!RetTy->isVoidTy()) {
     storeUnlessNull(B, Result, Marker.ResultOut);
   }
