@@ -163,6 +163,8 @@ Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
       Result = Invariant;
     else if (isRepeatableLoad(*I))
       Result = recompute(*I, B);
+    else if (Value *Before = snapshotValue(*I, B))
+      Result = Before;
     else // the frame is read at the top of the primal block's reverse
       Result = TheTape->read(*CurrentPrimal, *ReverseOf[CurrentPrimal], V);
   } else {
@@ -385,7 +387,7 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
       accumulate(V, Seed, B);
     }
   for (Instruction &I : reverse(BB)) {
-    if (I.isTerminator() || isa<PHINode>(I))
+    if (I.isTerminator() || isa<PHINode>(I) || SnapshotCopies.contains(&I))
       continue;
     bool Active = Activity->isActive(&I);
     for (Lane = 0; Lane < Req.Width; ++Lane)
@@ -399,8 +401,10 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
 
 Expected<Function *> ReverseEmitter::run() {
   createSignatureAndClone();
+  LoadWriters Writers;
   if (!Req.Split)
-    Unwritten = findLoadsOfUnwrittenMemory(*Derivative, TLI);
+    Writers = findLoadWriters(*Derivative, TLI);
+  Unwritten = std::move(Writers.Unwritten);
   analyzeLoops();
   if (!InLoop.empty())
     TheTape.emplace(*Derivative);
@@ -428,6 +432,8 @@ Expected<Function *> ReverseEmitter::run() {
   }
   if (Error E = splitCalls())
     return std::move(E);
+  // After the activity analysis: the copies are not part of the primal.
+  planSnapshots(Writers.OnlyBulkWriter);
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {
@@ -449,6 +455,9 @@ Expected<Function *> ReverseEmitter::run() {
     if (Error E = fillReverseBlock(*BB))
       return std::move(E);
 
+  IRBuilder<> AtReturn(FinalReturn);
+  for (const auto &Entry : Snapshots)
+    freeSnapshot(Entry.second, AtReturn);
   if (TheTape) {
     reserveTapeForLoops();
     TheTape->finalize();

@@ -188,6 +188,26 @@ private:
   /// \p Depth operands deep).
   bool availableWithoutTape(llvm::Value *V, unsigned Depth = 6);
   bool isRepeatableLoad(llvm::Instruction &I);
+  // Pre-images of bulk writes (ReverseSnapshots.cpp).
+  struct Snapshot {
+    /// The heap copy of what the write overwrites (primal sweep).
+    llvm::CallInst *Copy = nullptr;
+    /// The pre-image of the most recently reversed execution, or null.
+    llvm::AllocaInst *Current = nullptr;
+  };
+  /// Chooses the loads read from pre-images and emits the copies.
+  void planSnapshots(
+      const llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
+  /// \p I read from the pre-image of the next bulk write, or null.
+  llvm::Value *snapshotValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// At the reverse of \p Write: its pre-image becomes the current one.
+  void reverseSnapshot(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
+  void freeSnapshot(const Snapshot &Pre, llvm::IRBuilderBase &B);
+  llvm::DenseMap<llvm::MemIntrinsic *, Snapshot> Snapshots;
+  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> SnapshotOf;
+  /// The instructions that take the pre-images: no reverse code.
+  llvm::SmallPtrSet<llvm::Instruction *, 8> SnapshotCopies;
+
   /// Loads of memory the function never writes (none for split
   /// derivatives); see UnwrittenMemory.h.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;

@@ -69,6 +69,11 @@ static std::string describeTapedValue(const Instruction &I) {
   I.getType()->print(OS);
   if (isa<LoadInst>(I))
     return "a " + Type + " loaded from memory";
+  // Values the emitters introduce.
+  if (I.getName().starts_with("pre.image"))
+    return "the address of the copy of what a bulk write overwrites";
+  if (I.getName().starts_with("came.from"))
+    return "which way a branch went";
   if (auto *Call = dyn_cast<CallBase>(&I))
     if (Function *Callee = Call->getCalledFunction())
       return "the result of '" + Callee->getName().str() + "'";

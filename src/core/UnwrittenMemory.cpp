@@ -27,9 +27,8 @@ static bool writesVisibleMemory(const Instruction &I) {
   return !(isa<CallBase>(I) && findRule(I));
 }
 
-SmallPtrSet<LoadInst *, 32>
-findLoadsOfUnwrittenMemory(Function &F, const TargetLibraryInfo &TLI) {
-  SmallPtrSet<LoadInst *, 32> Result;
+LoadWriters findLoadWriters(Function &F, const TargetLibraryInfo &TLI) {
+  LoadWriters Result;
   Triple T(F.getParent()->getTargetTriple());
   if (T.isNVPTX() || T.isAMDGPU())
     return Result;
@@ -59,10 +58,20 @@ findLoadsOfUnwrittenMemory(Function &F, const TargetLibraryInfo &TLI) {
   BatchAAResults Batch(AA);
   for (LoadInst *Load : Candidates) {
     MemoryLocation Where = MemoryLocation::get(Load);
-    if (none_of(Writers, [&](Instruction *W) {
-          return isModSet(Batch.getModRefInfo(W, Where));
-        }))
-      Result.insert(Load);
+    Instruction *Writer = nullptr;
+    bool Several = false;
+    for (Instruction *W : Writers)
+      if (isModSet(Batch.getModRefInfo(W, Where))) {
+        Several = Writer != nullptr;
+        Writer = W;
+        if (Several)
+          break;
+      }
+    if (!Writer)
+      Result.Unwritten.insert(Load);
+    else if (auto *Bulk = dyn_cast<MemIntrinsic>(Writer);
+             !Several && Bulk && !Bulk->isVolatile())
+      Result.OnlyBulkWriter[Load] = Bulk;
   }
   return Result;
 }

@@ -8,20 +8,28 @@
 #ifndef SLOPE_CORE_UNWRITTENMEMORY_H
 #define SLOPE_CORE_UNWRITTENMEMORY_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 namespace slope {
 
-/// The loads of \p F whose memory no instruction of \p F may
-/// write, as far as alias analysis (BasicAA, TBAA, scoped noalias) can
-/// tell. Math library calls with derivative rules write only errno. Empty
-/// for GPU code, where other threads may write between the sweeps.
-llvm::SmallPtrSet<llvm::LoadInst *, 32>
-findLoadsOfUnwrittenMemory(llvm::Function &F,
-                           const llvm::TargetLibraryInfo &TLI);
+struct LoadWriters {
+  /// Loads whose memory no instruction of the function may write.
+  llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
+  /// Loads whose memory only one memcpy/memmove/memset may write.
+  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> OnlyBulkWriter;
+};
+
+/// Sorts the simple loads of \p F by who may write their memory, as far as
+/// alias analysis (BasicAA, TBAA, scoped noalias) can tell. Math library
+/// calls with derivative rules write only errno. Empty for GPU code, where
+/// other threads may write between the sweeps.
+LoadWriters findLoadWriters(llvm::Function &F,
+                            const llvm::TargetLibraryInfo &TLI);
 
 } // namespace slope
 

@@ -181,6 +181,38 @@ double clearedRows(double *x, int *len, int rows, int width) {
   return s;
 }
 
+// x is read through gathers and overwritten only by a copy at the end of
+// each round: the reverse sweep reads the gathers from the copies'
+// pre-images. `half` copies only the first half of y into x, so that
+// gathers from the second half read memory no copy covered.
+double roundsOfGathers(const double *__restrict a, double *__restrict x,
+                       double *__restrict y, int n, int rounds, bool half) {
+  for (int r = 0; r < rounds; ++r) {
+    for (int i = 0; i < n; ++i)
+      y[i] = std::sin(x[(3 * i + r) % n]) * a[i] + x[i] * x[(i + 1) % n];
+    std::memcpy(x, y, (half ? n / 2 : n) * sizeof(double));
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * a[i];
+  return s;
+}
+
+// The copy comes first in each round, the gathers after it.
+double copyThenGather(const double *__restrict a, double *__restrict x,
+                      double *__restrict y, int n, int rounds) {
+  double s = 0;
+  for (int r = 0; r < rounds; ++r) {
+    std::memcpy(x, y, n * sizeof(double));
+    for (int i = 0; i < n; ++i) {
+      double g = x[n - 1 - i];
+      s += g * g * a[i];
+      y[i] = std::cos(g) + a[i];
+    }
+  }
+  return s;
+}
+
 std::vector<double> wave(int N, double Scale) {
   std::vector<double> V(N);
   for (int I = 0; I < N; ++I)
@@ -397,6 +429,75 @@ TEST(Memory, GuardOfAnInnerLoopReadFromMemoryTheLoopOverwrites) {
   });
   expectNear(DX, Ref, 1e-6);
   EXPECT_EQ(Len, std::vector<int>(Rows, 0));
+}
+
+/// roundsOfGathers' gradient with respect to a and x against central
+/// differences, one lane or two.
+void expectRoundsOfGathers(bool Half, bool Lanes) {
+  const int N = 9, Rounds = 4;
+  const std::vector<double> A = wave(N, 0.9), X = wave(N, 0.7);
+  auto Objective = [&](const std::vector<double> &AV,
+                       const std::vector<double> &XV) {
+    std::vector<double> XC = XV, Y(N);
+    return roundsOfGathers(AV.data(), XC.data(), Y.data(), N, Rounds, Half);
+  };
+  auto RefA =
+      fdGradient(A, [&](std::vector<double> &Z) { return Objective(Z, X); });
+  auto RefX =
+      fdGradient(X, [&](std::vector<double> &Z) { return Objective(A, Z); });
+  std::vector<double> XC = X, Y(N), DA(N), DX(N), DY(N), DA1(N), DX1(N), DY1(N);
+  if (Lanes)
+    slope::grad<roundsOfGathers>(
+        slope::dup(A.data(), slope::lanes(DA.data(), DA1.data())),
+        slope::dup(XC.data(), slope::lanes(DX.data(), DX1.data())),
+        slope::dup(Y.data(), slope::lanes(DY.data(), DY1.data())), N, Rounds,
+        Half);
+  else
+    slope::grad<roundsOfGathers>(
+        slope::dup(A.data(), DA.data()), slope::dup(XC.data(), DX.data()),
+        slope::dup(Y.data(), DY.data()), N, Rounds, Half);
+  expectNear(DA, RefA, 1e-6);
+  expectNear(DX, RefX, 1e-6);
+  if (Lanes) {
+    expectNear(DA1, RefA, 1e-6);
+    expectNear(DX1, RefX, 1e-6);
+  }
+  // The primal's effects: x holds what the plain call leaves.
+  std::vector<double> Plain = X, PlainY(N);
+  roundsOfGathers(A.data(), Plain.data(), PlainY.data(), N, Rounds, Half);
+  EXPECT_EQ(XC, Plain);
+}
+
+TEST(Memory, GathersFromMemoryOnlyACopyOverwrites) {
+  expectRoundsOfGathers(/*Half=*/false, /*Lanes=*/false);
+}
+
+TEST(Memory, GathersPartlyOutsideWhatTheCopyOverwrites) {
+  expectRoundsOfGathers(/*Half=*/true, /*Lanes=*/false);
+}
+
+TEST(Memory, GathersFromCopiedMemoryInEveryLane) {
+  expectRoundsOfGathers(/*Half=*/false, /*Lanes=*/true);
+}
+
+TEST(Memory, GathersAfterTheCopyOfTheirRound) {
+  const int N = 7, Rounds = 3;
+  const std::vector<double> A = wave(N, 0.8), Y0 = wave(N, 1.1);
+  auto Objective = [&](const std::vector<double> &AV,
+                       const std::vector<double> &YV) {
+    std::vector<double> X(N), Y = YV;
+    return copyThenGather(AV.data(), X.data(), Y.data(), N, Rounds);
+  };
+  auto RefA =
+      fdGradient(A, [&](std::vector<double> &Z) { return Objective(Z, Y0); });
+  auto RefY =
+      fdGradient(Y0, [&](std::vector<double> &Z) { return Objective(A, Z); });
+  std::vector<double> X(N), Y = Y0, DA(N), DX(N), DY(N);
+  slope::grad<copyThenGather>(slope::dup(A.data(), DA.data()),
+                              slope::dup(X.data(), DX.data()),
+                              slope::dup(Y.data(), DY.data()), N, Rounds);
+  expectNear(DA, RefA, 1e-6);
+  expectNear(DY, RefY, 1e-6);
 }
 
 TEST(Memory, RowStartsCarriedFromThePreviousRow) {

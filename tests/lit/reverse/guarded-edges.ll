@@ -83,5 +83,5 @@ define void @caller(ptr %x, ptr %len, i64 %n, ptr %dx, ptr %out) {
 ; CLEAR: ret { double }
 
 ; REMARK-NOT: 'rows.slope
-; REMARK: 'clearing.slope.reverse.DDI' tapes a i8
+; REMARK: 'clearing.slope.reverse.DDI' tapes which way a branch went
 ; REMARK-NOT: 'rows.slope
