@@ -10,6 +10,7 @@
 #include "CallDerivatives.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
+#include "LibC.h"
 #include "MemoryTypes.h"
 #include "ReverseEmitter.h"
 
@@ -44,19 +45,15 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
   Value *Dest = Helper->getArg(0), *Source = Helper->getArg(1),
         *Bytes = Helper->getArg(2);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Helper));
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false));
   Value *From = Dest;
   if (Overlap) {
-    FunctionCallee Malloc =
-        M.getOrInsertFunction("malloc", FunctionType::get(Ptr, {I64}, false));
-    From = B.CreateCall(Malloc, {Bytes});
+    From = callMalloc(B, Bytes);
     B.CreateMemCpy(From, MaybeAlign(), Dest, MaybeAlign(), Bytes);
     B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
   }
   accumulateElements(B, Element, Source, From, Bytes, /*ClearFrom=*/!Overlap);
   if (Overlap)
-    B.CreateCall(Free, {From});
+    callFree(B, From);
   B.CreateRetVoid();
   return Helper;
 }

@@ -14,6 +14,7 @@
 // outside it.
 //
 //===----------------------------------------------------------------------===//
+#include "LibC.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -71,20 +72,16 @@ void ReverseEmitter::planSnapshots(
     Snapshot &Pre = Snapshots[Write];
     if (Pre.Copy)
       continue;
-    Module &M = *Derivative->getParent();
-    Type *Ptr = PointerType::getUnqual(M.getContext());
     IRBuilder<> B(Write);
-    Value *Bytes = B.CreateZExtOrTrunc(Write->getLength(), B.getInt64Ty());
-    FunctionCallee Malloc = M.getOrInsertFunction(
-        "malloc", FunctionType::get(Ptr, {B.getInt64Ty()}, false));
-    Pre.Copy = B.CreateCall(Malloc, {Bytes}, "pre.image");
+    Value *Bytes = Write->getLength();
+    Pre.Copy = cast<CallInst>(callMalloc(B, Bytes, "pre.image"));
     SnapshotCopies.insert(Pre.Copy);
     SnapshotCopies.insert(
         B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
-    if (auto *Conversion = dyn_cast<Instruction>(Bytes))
+    if (auto *Conversion = dyn_cast<Instruction>(Pre.Copy->getArgOperand(0)))
       SnapshotCopies.insert(Conversion);
-    Pre.Current = entrySlot(Ptr, "pre.image.current",
-                            ConstantPointerNull::get(cast<PointerType>(Ptr)));
+    Pre.Current = entrySlot(B.getPtrTy(), "pre.image.current",
+                            ConstantPointerNull::get(B.getPtrTy()));
   }
 }
 
@@ -123,10 +120,7 @@ void ReverseEmitter::reverseSnapshot(MemIntrinsic &Write, IRBuilderBase &B) {
 }
 
 void ReverseEmitter::freeSnapshot(const Snapshot &Pre, IRBuilderBase &B) {
-  Module &M = *Derivative->getParent();
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-  B.CreateCall(Free, {B.CreateLoad(B.getPtrTy(), Pre.Current)});
+  callFree(B, B.CreateLoad(B.getPtrTy(), Pre.Current));
 }
 
 } // namespace slope

@@ -10,6 +10,7 @@
 #include "SeamCut.h"
 #include "CloneInto.h"
 #include "DiffError.h"
+#include "LibC.h"
 #include "Preprocess.h"
 
 #include "llvm/IR/Dominators.h"
@@ -251,16 +252,9 @@ void SeamCut::moveAllocasIntoRecord(ValueToValueMapTy &Map, IRBuilderBase &B,
 void SeamCut::buildAugmented(Function &Augmented) {
   ValueToValueMapTy Map;
   cloneInto(Augmented, Map);
-  Module &M = *Augmented.getParent();
-  const DataLayout &DL = M.getDataLayout();
   IRBuilder<> B(&*Augmented.getEntryBlock().getFirstInsertionPt());
-  FunctionCallee Malloc = M.getOrInsertFunction(
-      "malloc", B.getPtrTy(), DL.getIntPtrType(M.getContext()));
   Value *RecordPtr =
-      B.CreateCall(Malloc,
-                   {ConstantInt::get(DL.getIntPtrType(M.getContext()),
-                                     std::max<uint64_t>(RecordSize, 1))},
-                   "record");
+      callMalloc(B, B.getInt64(std::max<uint64_t>(RecordSize, 1)), "record");
   // The builder stands before the first alloca, which is about to go.
   Argument *RecordOut = Augmented.getArg(Augmented.arg_size() - 1);
   RecordOut->setName("record.out");
@@ -322,12 +316,11 @@ void SeamCut::buildReverse(Function &Reverse) {
     cast<Instruction>(Map[Seam])->eraseFromParent();
   EliminateUnreachableBlocks(Reverse);
 
-  Module &M = *Reverse.getParent();
-  FunctionCallee Free =
-      M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy());
   for (BasicBlock &BB : Reverse)
-    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
-      IRBuilder<>(Ret).CreateCall(Free, {RecordPtr});
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      IRBuilder<> AtRet(Ret);
+      callFree(AtRet, RecordPtr);
+    }
   // The caller has the primal result from the augmented forward.
   for (Instruction &I : instructions(Reverse))
     for (Use &U : I.operands())

@@ -1,5 +1,6 @@
 //===- Tape.cpp -----------------------------------------------------------===//
 #include "Tape.h"
+#include "LibC.h"
 #include "TapeCache.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -202,9 +203,7 @@ void Tape::emitFree(IRBuilderBase &B) {
   Value *Buffer = B.CreateLoad(B.getPtrTy(), Base);
   if (keepsTapeBetweenCalls(M))
     return emitReleaseTape(B, Buffer, B.CreateLoad(B.getInt64Ty(), Capacity));
-  FunctionCallee Free = M.getOrInsertFunction(
-      "free", FunctionType::get(B.getVoidTy(), {B.getPtrTy()}, false));
-  B.CreateCall(Free, {Buffer});
+  callFree(B, Buffer);
 }
 
 } // namespace slope

@@ -1,5 +1,6 @@
 //===- TapeCache.cpp ------------------------------------------------------===//
 #include "TapeCache.h"
+#include "LibC.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -46,13 +47,6 @@ KeptFields keptFields(IRBuilderBase &B) {
           B.CreateStructGEP(Ty, Address, 2)};
 }
 
-FunctionCallee freeFunction(Module &M) {
-  LLVMContext &Ctx = M.getContext();
-  return M.getOrInsertFunction(
-      "free", FunctionType::get(Type::getVoidTy(Ctx),
-                                {PointerType::getUnqual(Ctx)}, false));
-}
-
 /// slope.tape.drop(ptr): frees the kept buffer (thread exit).
 Function *dropFunction(Module &M) {
   if (Function *Existing = M.getFunction("slope.tape.drop"))
@@ -64,7 +58,7 @@ Function *dropFunction(Module &M) {
                        GlobalValue::InternalLinkage, "slope.tape.drop", M);
   IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Drop));
   KeptFields Kept = keptFields(B);
-  B.CreateCall(freeFunction(M), {B.CreateLoad(Ptr, Kept.Base)});
+  callFree(B, B.CreateLoad(Ptr, Kept.Base));
   B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)), Kept.Base);
   B.CreateStore(B.getInt64(0), Kept.Capacity);
   B.CreateRetVoid();
@@ -90,7 +84,6 @@ Function *releaseFunction(Module &M) {
   auto *Register = BasicBlock::Create(Ctx, "register", Release);
   auto *FreeThis = BasicBlock::Create(Ctx, "free", Release);
   auto *Done = BasicBlock::Create(Ctx, "done", Release);
-  FunctionCallee Free = freeFunction(M);
 
   IRBuilder<> B(Entry);
   KeptFields Kept = keptFields(B);
@@ -101,7 +94,7 @@ Function *releaseFunction(Module &M) {
   B.CreateCondBr(Better, Keep, FreeThis);
 
   B.SetInsertPoint(Keep);
-  B.CreateCall(Free, {B.CreateLoad(Ptr, Kept.Base)});
+  callFree(B, B.CreateLoad(Ptr, Kept.Base));
   B.CreateStore(Base, Kept.Base);
   B.CreateStore(Capacity, Kept.Capacity);
   Value *Registered = B.CreateLoad(B.getInt1Ty(), Kept.Registered);
@@ -123,7 +116,7 @@ Function *releaseFunction(Module &M) {
   B.CreateBr(Done);
 
   B.SetInsertPoint(FreeThis);
-  B.CreateCall(Free, {Base});
+  callFree(B, Base);
   B.CreateBr(Done);
 
   B.SetInsertPoint(Done);
