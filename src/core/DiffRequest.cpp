@@ -40,6 +40,17 @@ std::string DiffRequest::derivativeName() const {
   return Name;
 }
 
+SmallVector<Value *, 16>
+derivativeArguments(const DiffRequest &Req, ArrayRef<Value *> Primals,
+                    function_ref<Value *(unsigned, unsigned)> ShadowOf) {
+  SmallVector<Value *, 16> Args(Primals.begin(), Primals.end());
+  for (unsigned Lane = 0; Lane < Req.Width; ++Lane)
+    for (unsigned I = 0; I < Req.Args.size(); ++I)
+      if (Req.takesShadow(I))
+        Args.push_back(ShadowOf(Lane, I));
+  return Args;
+}
+
 StringRef modeName(DiffMode Mode) {
   return Mode == DiffMode::Reverse ? "reverse" : "forward";
 }

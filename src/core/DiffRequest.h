@@ -2,6 +2,7 @@
 #ifndef SLOPE_CORE_DIFFREQUEST_H
 #define SLOPE_CORE_DIFFREQUEST_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
@@ -48,11 +49,25 @@ struct DiffRequest {
   bool isActive(unsigned ArgNo) const {
     return Args[ArgNo] == ArgActivity::Active;
   }
+  /// Whether parameter \p ArgNo brings one more argument per lane to the
+  /// derivative: a dup pointer's shadow, or in forward mode an active
+  /// scalar's tangent.
+  bool takesShadow(unsigned ArgNo) const {
+    return Args[ArgNo] == ArgActivity::Dup ||
+           (Mode == DiffMode::Forward && isActive(ArgNo));
+  }
   /// Name of the generated function, unique per (target, mode, activity).
   std::string derivativeName() const;
 };
 
 llvm::StringRef modeName(DiffMode Mode);
+
+/// The arguments of a call of \p Req's derivative: \p Primals, then lane
+/// by lane ShadowOf(lane, parameter) for each parameter that takes a
+/// shadow. (Reverse mode's seeds of a floating-point result follow.)
+llvm::SmallVector<llvm::Value *, 16> derivativeArguments(
+    const DiffRequest &Req, llvm::ArrayRef<llvm::Value *> Primals,
+    llvm::function_ref<llvm::Value *(unsigned Lane, unsigned Param)> ShadowOf);
 
 } // namespace slope
 

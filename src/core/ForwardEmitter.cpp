@@ -102,7 +102,7 @@ Expected<Function *> ForwardEmitter::run() {
   SmallVector<Type *, 8> Params(Primal.getFunctionType()->params());
   SmallVector<unsigned, 8> ExtraArgs; // active scalars and dup pointers
   for (unsigned I = 0; I < Req.Args.size(); ++I)
-    if (Req.isActive(I) || Req.Args[I] == ArgActivity::Dup)
+    if (Req.takesShadow(I))
       ExtraArgs.push_back(I);
   for (unsigned L = 0; L < Width; ++L)
     for (unsigned I : ExtraArgs)

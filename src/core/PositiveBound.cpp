@@ -21,6 +21,17 @@ namespace slope {
 
 namespace {
 
+/// Combine(bound of A, bound of B) when both have one.
+template <class Fn>
+std::optional<double> combineBounds(const Value *A, const Value *B,
+                                    unsigned Depth, Fn Combine) {
+  std::optional<double> BoundA = positiveLowerBound(A, Depth);
+  std::optional<double> BoundB = positiveLowerBound(B, Depth);
+  if (BoundA && BoundB)
+    return Combine(*BoundA, *BoundB);
+  return std::nullopt;
+}
+
 /// Whether a·b is known not to be negative (or is NaN): a square, or a
 /// product of two bounded values.
 bool isNonNegativeProduct(const Value *A, const Value *B, unsigned Depth) {
@@ -47,26 +58,18 @@ std::optional<double> positiveLowerBound(const Value *V, unsigned Depth) {
   if (!I)
     return std::nullopt;
   switch (I->getOpcode()) {
-  case Instruction::FAdd: {
-    auto A = positiveLowerBound(I->getOperand(0), Depth);
-    auto B = positiveLowerBound(I->getOperand(1), Depth);
-    if (A && B)
-      return std::max(*A, *B);
-    return std::nullopt;
-  }
+  case Instruction::FAdd: // at least the larger operand
+    return combineBounds(I->getOperand(0), I->getOperand(1), Depth,
+                         [](double A, double B) { return std::max(A, B); });
   case Instruction::FMul:
     if (isNonNegativeProduct(I->getOperand(0), I->getOperand(1), Depth))
       return 0.0; // may underflow to zero
     return std::nullopt;
   case Instruction::FPExt:
     return positiveLowerBound(I->getOperand(0), Depth);
-  case Instruction::Select: {
-    auto A = positiveLowerBound(I->getOperand(1), Depth);
-    auto B = positiveLowerBound(I->getOperand(2), Depth);
-    if (A && B)
-      return std::min(*A, *B);
-    return std::nullopt;
-  }
+  case Instruction::Select:
+    return combineBounds(I->getOperand(1), I->getOperand(2), Depth,
+                         [](double A, double B) { return std::min(A, B); });
   default:
     break;
   }

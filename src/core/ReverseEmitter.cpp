@@ -44,7 +44,7 @@ FunctionType *reverseDerivativeType(const DiffRequest &Req) {
   SmallVector<Type *, 8> Params(PrimalType->params());
   for (unsigned Lane = 0; Lane < Req.Width; ++Lane)
     for (unsigned I = 0; I < Req.Args.size(); ++I)
-      if (Req.Args[I] == ArgActivity::Dup)
+      if (Req.takesShadow(I))
         Params.push_back(PrimalType->getParamType(I));
   if (RetTy->isFloatingPointTy())
     Params.append(Req.Width, RetTy);

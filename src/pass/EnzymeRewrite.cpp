@@ -35,14 +35,11 @@ std::string entryName(const CallBase &Call) {
   return Call.getCalledOperand()->getName().str();
 }
 
-/// The primals, then per lane the shadow of each dup pointer.
-SmallVector<Value *, 16> reverseArguments(const EnzymeCall &EC) {
-  SmallVector<Value *, 16> Args(EC.Primals.begin(), EC.Primals.end());
-  for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
-    for (auto [I, Activity] : enumerate(EC.Request.Args))
-      if (Activity == ArgActivity::Dup)
-        Args.push_back(EC.Shadows[I][Lane]);
-  return Args;
+/// The primals, then per lane each shadow (or tangent) the call passed.
+SmallVector<Value *, 16> shadowedArguments(const EnzymeCall &EC) {
+  return derivativeArguments(
+      EC.Request, EC.Primals,
+      [&](unsigned Lane, unsigned I) { return EC.Shadows[I][Lane]; });
 }
 
 /// The adjoints of the active arguments in what a combined derivative (or
@@ -63,7 +60,7 @@ Expected<Results> emitAutoDiff(IRBuilderBase &B, const EnzymeCall &EC) {
   Expected<Function *> Derivative = getDerivative(EC.Request);
   if (!Derivative)
     return Derivative.takeError();
-  SmallVector<Value *, 16> Args = reverseArguments(EC);
+  SmallVector<Value *, 16> Args = shadowedArguments(EC);
   Type *RetTy = EC.Request.Target->getReturnType();
   if (RetTy->isFloatingPointTy())
     Args.append(EC.Width, ConstantFP::get(RetTy, 1.0));
@@ -75,12 +72,8 @@ Expected<Results> emitFwdDiff(IRBuilderBase &B, const EnzymeCall &EC) {
   Expected<Function *> Derivative = getDerivative(EC.Request);
   if (!Derivative)
     return Derivative.takeError();
-  SmallVector<Value *, 16> Args(EC.Primals.begin(), EC.Primals.end());
-  for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
-    for (auto [I, Activity] : enumerate(EC.Request.Args))
-      if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
-        Args.push_back(EC.Shadows[I][Lane]);
-  Value *Result = callInPlaceOf(B, *EC.Call, **Derivative, Args);
+  Value *Result =
+      callInPlaceOf(B, *EC.Call, **Derivative, shadowedArguments(EC));
   Results Tangents;
   if (EC.Request.Target->getReturnType()->isFloatingPointTy())
     for (unsigned Lane = 0; Lane < EC.Width; ++Lane)
@@ -92,7 +85,7 @@ Expected<Results> emitAugmentFwd(IRBuilderBase &B, const EnzymeCall &EC) {
   Expected<SplitDerivative> Parts = getSplitDerivative(EC.Request);
   if (!Parts)
     return Parts.takeError();
-  SmallVector<Value *, 16> Args = reverseArguments(EC);
+  SmallVector<Value *, 16> Args = shadowedArguments(EC);
   AllocaInst *Slot = entryAlloca(B, B.getPtrTy(), "enzyme.tape.slot");
   Args.push_back(Slot);
   Value *Primal = callInPlaceOf(B, *EC.Call, *Parts->Augmented, Args);
@@ -107,7 +100,7 @@ Expected<Results> emitReverse(IRBuilderBase &B, const EnzymeCall &EC) {
   Expected<SplitDerivative> Parts = getSplitDerivative(EC.Request);
   if (!Parts)
     return Parts.takeError();
-  SmallVector<Value *, 16> Args = reverseArguments(EC);
+  SmallVector<Value *, 16> Args = shadowedArguments(EC);
   if (EC.Seed)
     Args.push_back(EC.Seed);
   Args.push_back(EC.Tape);

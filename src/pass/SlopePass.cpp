@@ -51,15 +51,18 @@ void storeUnlessNull(IRBuilderBase &B, Value *V, Value *Ptr) {
     B.CreateStore(V, Ptr);
 }
 
+/// The primals, then per lane each shadow (or tangent) the marker passed.
+SmallVector<Value *, 16> shadowedArguments(const MarkerCall &Marker) {
+  return derivativeArguments(
+      Marker.Request, Marker.Primals,
+      [&](unsigned Lane, unsigned I) { return Marker.shadow(Lane, I); });
+}
+
 void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
   unsigned Width = Marker.Request.Width;
-  SmallVector<Value *, 8> Args(Marker.Primals);
-  for (unsigned Lane = 0; Lane < Width; ++Lane)
-    for (auto [I, Activity] : enumerate(Marker.Request.Args))
-      if (Activity == ArgActivity::Dup)
-        Args.push_back(Marker.shadow(Lane, I));
+  SmallVector<Value *, 16> Args = shadowedArguments(Marker);
   if (RetTy->isFloatingPointTy())
     Args.append(Width, ConstantFP::get(RetTy, 1.0));
   Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
@@ -77,12 +80,8 @@ void rewriteForward(const MarkerCall &Marker, Function &Derivative) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
   unsigned Width = Marker.Request.Width;
-  SmallVector<Value *, 8> Args(Marker.Primals);
-  for (unsigned Lane = 0; Lane < Width; ++Lane)
-    for (auto [I, Activity] : enumerate(Marker.Request.Args))
-      if (Activity == ArgActivity::Active || Activity == ArgActivity::Dup)
-        Args.push_back(Marker.shadow(Lane, I));
-  Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
+  Value *Result =
+      callInPlaceOf(B, *Marker.Call, Derivative, shadowedArguments(Marker));
   if (RetTy->isFloatingPointTy()) {
     storeUnlessNull(B, B.CreateExtractValue(Result, 0), Marker.ResultOut);
     // Vector mode: the tangents go to an array, lane by lane.
