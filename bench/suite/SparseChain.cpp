@@ -72,8 +72,10 @@ void sparseChainByHand(const double *values, const int *columns,
 
 template <auto Primal> class SparseChain : public bench::Kernel {
 public:
-  SparseChain(int N, int PerRow, int Products, std::string Variant)
-      : N(N), Products(Products), Variant(std::move(Variant)), RowStart(N + 1) {
+  SparseChain(int N, int PerRow, int Products, std::string Variant,
+              bool WithExtents = false)
+      : N(N), Products(Products), WithExtents(WithExtents),
+        Variant(std::move(Variant)), RowStart(N + 1) {
     // A banded-plus-random pattern, scaled to keep A^K x of order one.
     std::srand(7);
     for (int I = 0; I < N; ++I) {
@@ -106,9 +108,17 @@ public:
     std::fill(SlopeGrad.begin(), SlopeGrad.end(), 0.0);
     std::fill(DY.begin(), DY.end(), 0.0);
     double *DValues = SlopeGrad.data(), *DX = DValues + Values.size();
-    slope::grad<Primal>(slope::dup(Values.data(), DValues), Columns.data(),
-                        RowStart.data(), N, Products, slope::dup(X.data(), DX),
-                        slope::dup(Y.data(), DY.data()));
+    if (WithExtents) // lets Slope check at run time that nothing overlaps
+      slope::grad<Primal>(slope::dup(Values.data(), DValues, Values.size()),
+                          slope::constant(Columns.data(), Columns.size()),
+                          slope::constant(RowStart.data(), RowStart.size()), N,
+                          Products, slope::dup(X.data(), DX, N),
+                          slope::dup(Y.data(), DY.data(), N));
+    else
+      slope::grad<Primal>(slope::dup(Values.data(), DValues), Columns.data(),
+                          RowStart.data(), N, Products,
+                          slope::dup(X.data(), DX),
+                          slope::dup(Y.data(), DY.data()));
   }
   void hand() override {
     std::fill(HandGrad.begin(), HandGrad.end(), 0.0);
@@ -119,6 +129,7 @@ public:
 
 private:
   int N, Products;
+  bool WithExtents;
   std::string Variant;
   std::vector<int> RowStart, Columns;
   std::vector<double> Values, X0, X, Y, DY;
@@ -131,6 +142,8 @@ bench::Registration Register("7 sparse", [](bench::KernelList &Out,
       Products = Quick ? 3 : 10;
   Out.push_back(
       std::make_unique<SparseChain<sparseChain>>(N, PerRow, Products, ""));
+  Out.push_back(std::make_unique<SparseChain<sparseChain>>(
+      N, PerRow, Products, " extents", /*WithExtents=*/true));
   Out.push_back(std::make_unique<SparseChain<sparseChainRestrict>>(
       N, PerRow, Products, " restrict"));
 });

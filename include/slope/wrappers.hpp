@@ -13,7 +13,11 @@
 namespace slope {
 
 /// An argument that is not differentiated (a scalar or a pointer).
-template <class T> struct Constant { T value; };
+/// `extent` is a pointer's number of elements, 0 when unknown.
+template <class T> struct Constant {
+  T value;
+  std::size_t extent = 0;
+};
 
 /// A pointer argument with its shadow: adjoints (reverse mode) or tangents
 /// (forward mode) of the data it points to. `extent` is 0 when unknown.
@@ -32,6 +36,13 @@ template <class T> struct Dual {
 
 template <class T> SLOPE_HD constexpr Constant<T> constant(T value) {
   return {value};
+}
+
+/// A pointer argument that is not differentiated, with the number of
+/// elements the function may access through it (see dup(x, dx, n)).
+template <class T>
+SLOPE_HD constexpr Constant<T *> constant(T *value, std::size_t extent) {
+  return {value, extent};
 }
 
 template <class T>

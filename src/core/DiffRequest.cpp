@@ -37,6 +37,8 @@ std::string DiffRequest::derivativeName() const {
     Name += ".w" + std::to_string(Width);
   if (Split)
     Name += ".split";
+  if (DisjointPointers)
+    Name += ".disjoint";
   return Name;
 }
 

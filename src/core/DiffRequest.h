@@ -40,6 +40,11 @@ struct DiffRequest {
   /// and a reverse part, between which the caller may write memory; the
   /// reverse sweep then cannot read values again from memory.
   bool Split = false;
+  /// Reverse mode: the caller has checked that the memory reached through
+  /// distinct pointer parameters does not overlap (where written), so they
+  /// are differentiated as noalias; fails unless the function reaches
+  /// memory only through them (see DisjointParameters.h).
+  bool DisjointPointers = false;
 
   /// Parses a descriptor such as "AC"; false on an unknown character.
   static bool parseActivity(llvm::StringRef Descriptor,

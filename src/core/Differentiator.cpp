@@ -4,6 +4,7 @@
 #include "CustomRules.h"
 #include "DeviceLowering.h"
 #include "DiffError.h"
+#include "DisjointParameters.h"
 #include "Emitters.h"
 #include "Preprocess.h"
 #include "SplitDerivative.h"
@@ -53,8 +54,20 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
   TargetLibraryInfoImpl LibraryInfo(
       Triple(Target.getParent()->getTargetTriple()));
   TargetLibraryInfo TLI(LibraryInfo);
+  if (Req.DisjointPointers && HasRule)
+    return make_error<DiffError>("a custom derivative has no noalias form");
   Function *Primal =
       HasRule ? makeCallWrapper(Target) : prepareClone(Target, Req.Rules, TLI);
+  if (Req.DisjointPointers) {
+    if (std::string Outside = memoryOutsideParameters(*Primal, TLI);
+        !Outside.empty()) {
+      Primal->eraseFromParent();
+      return make_error<DiffError>("reaches memory other than through its "
+                                   "parameters: " +
+                                   Outside);
+    }
+    markPointerParametersNoAlias(*Primal);
+  }
   beginDerivative(Name);
   Expected<Function *> Derivative = Req.Mode == DiffMode::Forward
                                         ? emitForward(Req, *Primal, TLI)

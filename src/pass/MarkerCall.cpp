@@ -62,7 +62,10 @@ Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
   unsigned Fixed = Mode == DiffMode::Reverse ? 3 : 4;
   unsigned N = Req.Args.size();
   FunctionType *TargetType = Req.Target->getFunctionType();
-  if (Call.arg_size() != Fixed + (1 + Req.Width) * N ||
+  unsigned Operands = Fixed + (1 + Req.Width) * N;
+  bool HasExtents =
+      Mode == DiffMode::Reverse && N > 0 && Call.arg_size() == Operands + N;
+  if ((Call.arg_size() != Operands && !HasExtents) ||
       TargetType->getNumParams() != N)
     return make_error<DiffError>(
         "cannot differentiate '" + sourceName(Req.Target->getName()) +
@@ -84,6 +87,16 @@ Expected<MarkerCall> parseMarker(CallBase &Call, DiffMode Mode) {
   }
   for (unsigned I = 0; I < Req.Width * N; ++I)
     Marker.Shadows.push_back(Call.getArgOperand(Fixed + N + I));
+  if (HasExtents)
+    for (unsigned I = 0; I < N; ++I) {
+      Value *Extent = Call.getArgOperand(Operands + I);
+      if (!Extent->getType()->isIntegerTy())
+        return make_error<DiffError>(
+            "the extent of argument " + std::to_string(I + 1) +
+                " of a slope API call is not an integer",
+            &Call);
+      Marker.Extents.push_back(Extent);
+    }
   return Marker;
 }
 

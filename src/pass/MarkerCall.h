@@ -28,6 +28,9 @@ struct MarkerCall {
   llvm::SmallVector<llvm::Value *, 8> Primals;
   /// One per parameter and lane (Request.Width lanes), lane by lane.
   llvm::SmallVector<llvm::Value *, 8> Shadows;
+  /// Reverse mode from slope.hpp: per parameter, the bytes the caller says
+  /// may be accessed through it (0 when unknown); empty when not passed.
+  llvm::SmallVector<llvm::Value *, 8> Extents;
   llvm::Value *shadow(unsigned Lane, unsigned Param) const {
     return Shadows[Lane * Primals.size() + Param];
   }

@@ -5,6 +5,7 @@
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "Differentiator.h"
+#include "DisjointCall.h"
 #include "EnzymeCall.h"
 #include "LibDevice.h"
 #include "MarkerCall.h"
@@ -58,14 +59,19 @@ SmallVector<Value *, 16> shadowedArguments(const MarkerCall &Marker) {
       [&](unsigned Lane, unsigned I) { return Marker.shadow(Lane, I); });
 }
 
-void rewriteReverse(const MarkerCall &Marker, Function &Derivative) {
+/// \p Disjoint, when not null, is the derivative for non-overlapping
+/// pointer arguments (see DisjointCall.h).
+void rewriteReverse(const MarkerCall &Marker, Function &Derivative,
+                    Function *Disjoint) {
   IRBuilder<> B(Marker.Call);
   Type *RetTy = Marker.Request.Target->getReturnType();
   unsigned Width = Marker.Request.Width;
   SmallVector<Value *, 16> Args = shadowedArguments(Marker);
   if (RetTy->isFloatingPointTy())
     Args.append(Width, ConstantFP::get(RetTy, 1.0));
-  Value *Result = callInPlaceOf(B, *Marker.Call, Derivative, Args);
+  Value *Result =
+      Disjoint ? callDisjointOrPlain(B, Marker, *Disjoint, Derivative, Args)
+               : callInPlaceOf(B, *Marker.Call, Derivative, Args);
   unsigned Field = 0;
   if (!RetTy->isVoidTy())
     storeUnlessNull(B, B.CreateExtractValue(Result, Field++), Marker.ResultOut);
@@ -217,6 +223,22 @@ bool inlineLibDevice(Module &M) {
   return Inlined;
 }
 
+/// The derivative for non-overlapping pointer arguments, when the marker
+/// gives their extents and the target reaches memory only through its
+/// parameters; null otherwise (the plain derivative serves alone).
+Function *disjointDerivative(const MarkerCall &Marker) {
+  if (!mayCallDisjoint(Marker))
+    return nullptr;
+  DiffRequest Req = Marker.Request;
+  Req.DisjointPointers = true;
+  Expected<Function *> Derivative = getDerivative(Req);
+  if (!Derivative) {
+    consumeError(Derivative.takeError());
+    return nullptr;
+  }
+  return *Derivative;
+}
+
 /// Handles one marker call; returns false when it failed (and was reported).
 bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
   Expected<MarkerCall> Marker = parseMarker(Call, Mode);
@@ -238,7 +260,7 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
     return false;
   }
   if (Mode == DiffMode::Reverse)
-    rewriteReverse(*Marker, **Derivative);
+    rewriteReverse(*Marker, **Derivative, disjointDerivative(*Marker));
   else
     rewriteForward(*Marker, **Derivative);
   return true;

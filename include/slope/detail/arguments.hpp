@@ -125,6 +125,29 @@ template <class P, class A> SLOPE_HD constexpr P primal_of(A &&arg) {
     return std::forward<A>(arg);
 }
 
+/// The bytes the caller says the function may access through a pointer
+/// argument (dup(x, dx, n), constant(p, n)); 0 when unknown or not a
+/// pointer. The pass may then take a derivative that assumes such
+/// arguments do not overlap, after checking that at run time.
+template <class A>
+SLOPE_HD constexpr std::size_t extent_bytes_of(const A &arg) {
+  using D = std::decay_t<A>;
+  if constexpr (IsDup<D>::value || IsDupLanes<D>::value) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(arg.primal)>>;
+    return arg.extent * sizeof(T);
+  } else if constexpr (IsConstant<D>::value) {
+    using T = std::remove_cv_t<std::remove_pointer_t<decltype(arg.value)>>;
+    if constexpr (!std::is_pointer_v<decltype(arg.value)>)
+      return 0;
+    else if constexpr (std::is_void_v<T>)
+      return arg.extent;
+    else
+      return arg.extent * sizeof(T);
+  } else {
+    return 0;
+  }
+}
+
 /// Storage for the adjoint of an active scalar; a byte otherwise.
 template <char Kind, class P>
 using AdjointSlot = std::conditional_t<Kind == 'A', P, char>;

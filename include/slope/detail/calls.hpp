@@ -103,7 +103,8 @@ private:
     ResultSlot<R> result;
     auto operands = std::tuple_cat(std::make_tuple(marker_operand<P>(
                                        primal_of<P>(std::forward<A>(args)))...),
-                                   laneOperands<L>(slots, params, args...)...);
+                                   laneOperands<L>(slots, params, args...)...,
+                                   std::make_tuple(extent_bytes_of(args)...));
     std::apply(
         [&](auto... operand) {
           reverse_marker(
@@ -133,7 +134,8 @@ private:
           result.address(),
           marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
           marker_operand(reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
-              args, std::get<I>(slots)))...);
+              args, std::get<I>(slots)))...,
+          extent_bytes_of(args)...);
       return gradResult<WithValue>(result, slots, Kinds{});
     }
   }

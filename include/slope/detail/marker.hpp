@@ -7,7 +7,9 @@
 // one shadow operand per parameter (reverse: pointer receiving the adjoint
 // of an active scalar; forward: the tangent of an active scalar; both: the
 // shadow pointer of a dup; null otherwise). Vector reverse mode: see
-// LaneDescriptor.
+// LaneDescriptor. Reverse mode then passes one size_t per parameter: the
+// bytes the caller said may be accessed through it (slope::dup(x, dx, n),
+// slope::constant(p, n)), 0 when it did not say.
 #ifndef SLOPE_DETAIL_MARKER_HPP
 #define SLOPE_DETAIL_MARKER_HPP
 
