@@ -250,6 +250,7 @@ void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
     B.CreateStore(V, ResultSlot);
     Returned[Ret.getParent()] = V;
   }
+  saveFinalMemory(B);
   insertSeam(B, NextSeam++, V);
   B.CreateBr(ReverseOf[Ret.getParent()]);
   Ret.eraseFromParent();
@@ -456,8 +457,7 @@ Expected<Function *> ReverseEmitter::run() {
       return std::move(E);
 
   IRBuilder<> AtReturn(FinalReturn);
-  for (const auto &Entry : Snapshots)
-    freeSnapshot(Entry.second, AtReturn);
+  restoreFinalMemory(AtReturn);
   if (TheTape) {
     reserveTapeForLoops();
     TheTape->finalize();

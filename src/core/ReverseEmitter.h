@@ -192,17 +192,22 @@ private:
   struct Snapshot {
     /// The heap copy of what the write overwrites (primal sweep).
     llvm::CallInst *Copy = nullptr;
-    /// The pre-image of the most recently reversed execution, or null.
-    llvm::AllocaInst *Current = nullptr;
+    /// The write's length (i64) once it ran, else 0.
+    llvm::AllocaInst *Bytes = nullptr;
+    /// What the primal sweep left there, put back at the end.
+    llvm::AllocaInst *Final = nullptr;
   };
   /// Chooses the loads read from pre-images and emits the copies.
   void planSnapshots(
       const llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
-  /// \p I read from the pre-image of the next bulk write, or null.
+  /// \p I loaded again (its memory restored by then), or null.
   llvm::Value *snapshotValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
-  /// At the reverse of \p Write: its pre-image becomes the current one.
+  /// At the reverse of \p Write: its pre-image goes back.
   void reverseSnapshot(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
-  void freeSnapshot(const Snapshot &Pre, llvm::IRBuilderBase &B);
+  /// Where the primal sweep ends: saves what the bulk writes left.
+  void saveFinalMemory(llvm::IRBuilderBase &B);
+  /// Where the derivative returns: puts it back.
+  void restoreFinalMemory(llvm::IRBuilderBase &B);
   llvm::DenseMap<llvm::MemIntrinsic *, Snapshot> Snapshots;
   llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> SnapshotOf;
   /// The instructions that take the pre-images: no reverse code.

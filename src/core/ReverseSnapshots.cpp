@@ -4,9 +4,11 @@
 // (the copy back into x at the end of each product of a matrix-vector
 // chain) would be taped once per execution. Instead the primal sweep copies
 // what the bulk write overwrites -- its pre-image -- to the heap, one copy
-// per execution of the write, and the reverse sweep reads the load from the
-// pre-image of the first bulk write after it: the most recently reversed
-// one. Memory the write never covered still holds what the load read.
+// per execution of the write, and the reverse sweep puts the pre-image back
+// where it reverses the write. Memory then holds, at the reverse of each
+// such load, what the load read: the reverse sweep loads it again, with no
+// test of where the address falls. The memory the writes cover is saved as
+// the primal sweep leaves it, and put back when the derivative returns.
 //
 // The write's destination and length must have one value per call (defined
 // outside loops), and the load must address the destination's object in
@@ -18,6 +20,7 @@
 #include "ReverseEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/KnownBits.h"
@@ -57,12 +60,23 @@ void ReverseEmitter::planSnapshots(
     auto *I = dyn_cast<Instruction>(V);
     return !I || !InLoop.contains(I->getParent());
   };
+  // Where the primal sweep ends, the destination must be at hand (kept in
+  // a slot, the pointer would look like data stored in the array).
+  DominatorTree DT(*Derivative);
+  auto AtEveryReturn = [&](Value *V) {
+    auto *I = dyn_cast<Instruction>(V);
+    return !I || all_of(*Derivative, [&](BasicBlock &BB) {
+      return !isa<ReturnInst>(BB.getTerminator()) ||
+             DT.dominates(I, BB.getTerminator());
+    });
+  };
   for (auto [Load, Write] : OnlyBulkWriter) {
     uint64_t Size = DL.getTypeStoreSize(Load->getType());
     Value *Dest = Write->getRawDest();
     if (!InLoop.contains(Load->getParent()) ||
         Write->getParent() == Load->getParent() || !isPowerOf2_64(Size) ||
-        !OncePerCall(Dest) || !OncePerCall(Write->getLength()) ||
+        !OncePerCall(Dest) || !AtEveryReturn(Dest) ||
+        !OncePerCall(Write->getLength()) ||
         computeKnownBits(Write->getLength(), DL).countMinTrailingZeros() <
             Log2_64(Size) ||
         !isWholeElementsFrom(Load->getPointerOperand(), Dest, Size, DL) ||
@@ -80,8 +94,41 @@ void ReverseEmitter::planSnapshots(
         B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
     if (auto *Conversion = dyn_cast<Instruction>(Pre.Copy->getArgOperand(0)))
       SnapshotCopies.insert(Conversion);
-    Pre.Current = entrySlot(B.getPtrTy(), "pre.image.current",
-                            ConstantPointerNull::get(B.getPtrTy()));
+    // How much the write covered, for the state the primal sweep leaves:
+    // 0 until it runs.
+    Pre.Bytes = entrySlot(B.getInt64Ty(), "bulk.bytes", B.getInt64(0));
+    Pre.Final = entrySlot(B.getPtrTy(), "bulk.final", nullptr);
+    Value *Bytes64 = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+    if (auto *Conversion = dyn_cast<Instruction>(Bytes64))
+      SnapshotCopies.insert(Conversion);
+    SnapshotCopies.insert(B.CreateStore(Bytes64, Pre.Bytes));
+  }
+}
+
+void ReverseEmitter::saveFinalMemory(IRBuilderBase &B) {
+  // In a primal block: none of it has reverse code.
+  auto Skip = [&](Value *V) {
+    if (auto *I = dyn_cast<Instruction>(V))
+      SnapshotCopies.insert(I);
+    return V;
+  };
+  for (auto &[Write, Pre] : Snapshots) {
+    Value *Dest = Write->getRawDest();
+    Value *Bytes = Skip(B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
+    auto *Final = cast<CallInst>(Skip(callMalloc(B, Bytes, "bulk.final")));
+    Skip(Final->getArgOperand(0));
+    Skip(B.CreateMemCpy(Final, MaybeAlign(), Dest, MaybeAlign(), Bytes));
+    Skip(B.CreateStore(Final, Pre.Final));
+  }
+}
+
+void ReverseEmitter::restoreFinalMemory(IRBuilderBase &B) {
+  for (auto &[Write, Pre] : Snapshots) {
+    Value *Dest = primalValue(Write->getRawDest(), B);
+    Value *Bytes = B.CreateLoad(B.getInt64Ty(), Pre.Bytes);
+    Value *Final = B.CreateLoad(B.getPtrTy(), Pre.Final);
+    B.CreateMemCpy(Dest, MaybeAlign(), Final, MaybeAlign(), Bytes);
+    callFree(B, Final);
   }
 }
 
@@ -92,35 +139,19 @@ Value *ReverseEmitter::snapshotValue(Instruction &I, IRBuilderBase &B) {
   // request.
   if (!Write || CurrentPrimal != Load->getParent())
     return nullptr;
-  const Snapshot &Pre = Snapshots[Write];
-  Value *Address = primalValue(Load->getPointerOperand(), B);
-  Value *Dest = primalValue(Write->getRawDest(), B);
-  Value *Bytes =
-      B.CreateZExtOrTrunc(primalValue(Write->getLength(), B), B.getInt64Ty());
-  Value *Copy = B.CreateLoad(B.getPtrTy(), Pre.Current);
-  Value *Offset = B.CreateSub(B.CreatePtrToInt(Address, B.getInt64Ty()),
-                              B.CreatePtrToInt(Dest, B.getInt64Ty()));
-  Value *Inside =
-      B.CreateAnd(B.CreateIsNotNull(Copy), B.CreateICmpULT(Offset, Bytes));
-  Value *From =
-      B.CreateSelect(Inside, B.CreateGEP(B.getInt8Ty(), Copy, Offset), Address);
-  uint64_t Size = Derivative->getDataLayout().getTypeStoreSize(Load->getType());
-  Align Alignment =
-      std::min(Load->getAlign(), Align(std::min<uint64_t>(Size, 16)));
-  return B.CreateAlignedLoad(Load->getType(), From, Alignment,
-                             Load->getName() + ".pre");
+  return B.CreateAlignedLoad(Load->getType(),
+                             primalValue(Load->getPointerOperand(), B),
+                             Load->getAlign(), Load->getName() + ".pre");
 }
 
 void ReverseEmitter::reverseSnapshot(MemIntrinsic &Write, IRBuilderBase &B) {
   auto Found = Snapshots.find(&Write);
   if (Found == Snapshots.end() || Lane > 0)
     return;
-  freeSnapshot(Found->second, B);
-  B.CreateStore(primalValue(Found->second.Copy, B), Found->second.Current);
-}
-
-void ReverseEmitter::freeSnapshot(const Snapshot &Pre, IRBuilderBase &B) {
-  callFree(B, B.CreateLoad(B.getPtrTy(), Pre.Current));
+  Value *Copy = primalValue(Found->second.Copy, B);
+  B.CreateMemCpy(primalValue(Write.getRawDest(), B), MaybeAlign(), Copy,
+                 MaybeAlign(), primalValue(Write.getLength(), B));
+  callFree(B, Copy);
 }
 
 } // namespace slope

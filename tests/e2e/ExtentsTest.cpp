@@ -108,6 +108,12 @@ TEST(Extents, SparseChainWithEveryExtentGiven) {
                  slope::dup(Y.data(), DY.data(), N))
                  .value;
   EXPECT_DOUBLE_EQ(J, Objective(A.Values.data(), X0.data()));
+  // The primal's effects: x and y hold what the plain call leaves.
+  std::vector<double> PlainX = X0, PlainY(N);
+  csrChain(A.Values.data(), A.Columns.data(), A.RowStart.data(), N, Products,
+           PlainX.data(), PlainY.data());
+  EXPECT_EQ(X, PlainX);
+  EXPECT_EQ(Y, PlainY);
   expectAllNear(DValues,
                 check::arrayDifferences(
                     [&](const double *V) { return Objective(V, X0.data()); },

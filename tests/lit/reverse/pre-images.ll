@@ -1,10 +1,9 @@
 ; A value loaded (through a gather) from memory that only a memcpy
 ; overwrites is not taped: the primal sweep copies what each execution of
 ; the memcpy overwrites to the heap (its pre-image), and the reverse sweep
-; reads the load from the pre-image of the most recently reversed memcpy
-; when the address lies inside the copied range, from memory otherwise.
-; Each pre-image is freed when the next one takes its place, the last at
-; the end.
+; copies the pre-image back where it reverses the memcpy, then loads the
+; gather again from memory. What the primal sweep left in x is saved before
+; the reverse sweep and put back at the end.
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -S %s | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -disable-output \
 ; RUN:   -pass-remarks-analysis=slope %s 2>&1 | FileCheck --check-prefix=REMARK %s
@@ -57,13 +56,22 @@ define void @caller(ptr %x, ptr %y, ptr %idx, i64 %n, i64 %k, ptr %dx, ptr %dy, 
 ; CHECK: %pre.image = call ptr @malloc(i64 %bytes)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%pre.image, ptr {{.*}}%x, i64 %bytes, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %x, ptr align 8 %y, i64 %bytes, i1 false)
-; The reverse of the copy frees the pre-image it replaces.
-; CHECK: call void @free(
-; The gather, read again: inside the copied range from the pre-image.
-; CHECK: %[[INSIDE:.*]] = icmp ult i64 %{{.*}}, %bytes
-; CHECK: %[[FROM:.*]] = select i1 %{{.*}}, ptr %{{.*}}, ptr %xp{{.*}}
-; CHECK: %v.pre = load double, ptr %[[FROM]]
-; CHECK: call void @free(
+; The end of the primal sweep: x as it leaves it.
+; CHECK: exit:
+; CHECK-NEXT: %[[FINAL:.*]] = call ptr @malloc(i64 %bytes)
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%[[FINAL]], ptr {{.*}}%x, i64 %bytes, i1 false)
+; The reverse of the copy puts the pre-image back and frees it.
+; CHECK: copy.rev:
+; CHECK: %[[PRE:.*]] = load ptr, ptr
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%x, ptr {{.*}}%[[PRE]], i64 %bytes, i1 false)
+; CHECK-NEXT: call void @free(ptr %[[PRE]])
+; The gather, loaded again from memory.
+; CHECK: elem.rev:
+; CHECK: %[[AT:.*]] = getelementptr inbounds double, ptr %x, i64 %j64.redo
+; CHECK-NEXT: %v.pre = load double, ptr %[[AT]]
+; At the end, x as the primal sweep left it.
+; CHECK: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%x, ptr {{.*}}%[[FINAL]], i64 %bytes, i1 false)
+; CHECK-NEXT: call void @free(ptr %[[FINAL]])
 ; CHECK: ret { double }
 
 ; REMARK-NOT: tapes a double loaded from memory
