@@ -156,6 +156,33 @@ TEST(Extents, SeparateArgumentsOfAnInPlaceKernel) {
   expectAllNear(DIn, check::arrayDifferences(Apart, In0.data(), N + 1));
 }
 
+// Two lanes, each with its own shadows, all apart.
+TEST(Extents, SeparateArgumentsInEveryLane) {
+  const int N = 7;
+  const std::vector<double> In0 = wave(N + 1, 1.2);
+  std::vector<double> In = In0, Out(N), DIn0(N + 1), DIn1(N + 1), DOut0(N),
+                      DOut1(N);
+  std::vector<double> Seed1 = wave(N, 0.5);
+  // Lane 1 also seeds the outputs: its gradient is that of s + Σ w·out.
+  DOut1 = Seed1;
+  slope::grad<smooth>(
+      slope::dup(In.data(), slope::lanes(DIn0.data(), DIn1.data()), N + 1),
+      slope::dup(Out.data(), slope::lanes(DOut0.data(), DOut1.data()), N), N);
+  auto Apart = [&](const double *Start) {
+    std::vector<double> Result(N);
+    return smooth(Start, Result.data(), N);
+  };
+  auto Seeded = [&](const double *Start) {
+    std::vector<double> Result(N);
+    double S = smooth(Start, Result.data(), N);
+    for (int I = 0; I < N; ++I)
+      S += Seed1[I] * Result[I];
+    return S;
+  };
+  expectAllNear(DIn0, check::arrayDifferences(Apart, In0.data(), N + 1));
+  expectAllNear(DIn1, check::arrayDifferences(Seeded, In0.data(), N + 1));
+}
+
 // Memory written other than through a parameter (a global the caller
 // also passes as x) rules the derivative for disjoint arguments out: it
 // would read x again after the global's store overwrote it.
