@@ -23,7 +23,7 @@ DiffRequest requestForCall(const CallBase &Call, DiffMode Mode,
   Req.Target = Call.getCalledFunction();
   Req.Mode = Mode;
   Req.Rules = Caller.Rules;
-  Req.Width = Mode == DiffMode::Forward ? Caller.Width : 1;
+  Req.Width = Caller.Width;
   for (const Use &Arg : Call.args()) {
     Type *Ty = Arg->getType();
     if (Ty->isFloatingPointTy())

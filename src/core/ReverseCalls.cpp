@@ -36,11 +36,6 @@ Error ReverseEmitter::splitCalls() {
                     Activity->isShadowed(A.get());
            })))
         Calls.push_back(Call);
-  if (Req.Width > 1 && !Calls.empty())
-    return unsupported(*Calls.front(),
-                       "Slope cannot inline it (recursion), and vector "
-                       "reverse mode does not split derivatives yet; "
-                       "differentiate with one seed at a time");
   for (CallBase *Call : Calls) {
     if (Activity->isShadowed(Call))
       return unsupported(*Call, "it returns a differentiated pointer from a "
@@ -59,10 +54,11 @@ Error ReverseEmitter::splitCalls() {
     if (!Parts)
       return Parts.takeError();
     IRBuilder<> B(Call);
-    SmallVector<Value *, 16> Args(Call->args());
-    for (auto [Arg, Kind] : zip(Call->args(), CalleeReq.Args))
-      if (Kind == ArgActivity::Dup)
-        Args.push_back(shadows().get(Arg));
+    SmallVector<Value *, 8> Primals(Call->args());
+    SmallVector<Value *, 16> Args =
+        derivativeArguments(CalleeReq, Primals, [&](unsigned Lane, unsigned I) {
+          return LaneShadows[Lane]->get(Primals[I]);
+        });
     AllocaInst *RecordSlot = entrySlot(B.getPtrTy(), "record.slot", nullptr);
     Args.push_back(RecordSlot);
     CallInst *Augmented = B.CreateCall(Parts->Augmented, Args);
@@ -80,24 +76,43 @@ Error ReverseEmitter::splitCalls() {
 Error ReverseEmitter::emitSplitCallReverse(CallBase &Call,
                                            const SplitCall &Split,
                                            Value *Adjoint, IRBuilderBase &B) {
-  SmallVector<Value *, 16> Args;
+  // One call of the reverse part serves every lane: lane 0 makes it, with
+  // the result's adjoint in each lane.
+  if (Lane > 0)
+    return Error::success();
   unsigned N = Split.Args.size();
+  SmallVector<Value *, 8> Primals;
   for (unsigned I = 0; I < N; ++I)
-    Args.push_back(primalValue(Call.getArgOperand(I), B));
-  for (unsigned I = 0; I < N; ++I)
-    if (Split.Args[I] == ArgActivity::Dup)
-      Args.push_back(shadowAt(Call.getArgOperand(I), B));
+    Primals.push_back(primalValue(Call.getArgOperand(I), B));
+  DiffRequest Callee;
+  Callee.Args = Split.Args;
+  Callee.Width = Req.Width;
+  SmallVector<Value *, 16> Args =
+      derivativeArguments(Callee, Primals, [&](unsigned L, unsigned I) {
+        return primalValue(LaneShadows[L]->get(Call.getArgOperand(I)), B);
+      });
   if (Call.getType()->isFloatingPointTy())
-    Args.push_back(Adjoint ? Adjoint : Constant::getNullValue(Call.getType()));
+    for (Lane = 0; Lane < Req.Width; ++Lane) {
+      Value *LaneAdjoint = Adjoint;
+      if (Lane > 0 && Activity->isActive(&Call)) {
+        LaneAdjoint = loadAdjoint(&Call, B);
+        consumeAdjoint(&Call, B);
+      }
+      Args.push_back(LaneAdjoint ? LaneAdjoint
+                                 : Constant::getNullValue(Call.getType()));
+    }
   Args.push_back(primalValue(Split.Record, B));
   CallInst *Result = B.CreateCall(Split.Reverse, Args);
   Result->setDebugLoc(ruleCallLocation(Call));
-  // {primal result (unused), adjoints of the active arguments...}
+  // {primal result (unused), then lane by lane the adjoints of the active
+  // arguments}
   unsigned Field = Call.getType()->isVoidTy() ? 0 : 1;
-  for (unsigned I = 0; I < N; ++I)
-    if (Split.Args[I] == ArgActivity::Active)
-      accumulate(Call.getArgOperand(I), B.CreateExtractValue(Result, Field++),
-                 B);
+  for (Lane = 0; Lane < Req.Width; ++Lane)
+    for (unsigned I = 0; I < N; ++I)
+      if (Split.Args[I] == ArgActivity::Active)
+        accumulate(Call.getArgOperand(I), B.CreateExtractValue(Result, Field++),
+                   B);
+  Lane = 0;
   return Error::success();
 }
 

@@ -40,8 +40,12 @@ SplitDerivative declareParts(const DiffRequest &Req) {
 } // namespace
 
 std::string splitPartName(const DiffRequest &Req, StringRef Part) {
-  return (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
-      .str();
+  std::string Name =
+      (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())
+          .str();
+  if (Req.Width > 1)
+    Name += ".w" + std::to_string(Req.Width);
+  return Name;
 }
 
 std::pair<FunctionType *, FunctionType *>
@@ -50,7 +54,7 @@ splitPartTypes(const DiffRequest &Req) {
   Type *Ptr = PointerType::getUnqual(Req.Target->getContext());
   SmallVector<Type *, 8> Params(Combined->params());
   if (Req.Target->getReturnType()->isFloatingPointTy())
-    Params.pop_back(); // the seed
+    Params.pop_back_n(Req.Width); // the seeds, one per lane
   Params.push_back(Ptr);
   auto *AugmentedType =
       FunctionType::get(Req.Target->getReturnType(), Params, false);

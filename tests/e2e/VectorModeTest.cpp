@@ -283,6 +283,100 @@ TEST(VectorMode, CustomPullbackRunsInEveryLane) {
   EXPECT_DOUBLE_EQ(D1[1], 5);
 }
 
+// Recursive targets: the calls that stay calls take one split derivative
+// that serves every lane.
+void spread(const double *x, double a, double *y, int n) {
+  if (n == 0)
+    return;
+  y[n - 1] = a * std::sin(x[n - 1]) + (n > 1 ? x[n - 2] * x[n - 1] : 0.0);
+  spread(x, a * 0.9, y, n - 1);
+}
+
+double depth(const double *x, int n) {
+  return n == 0 ? x[0] : x[n] * depth(x, n - 1) + std::cos(x[n]);
+}
+
+// The recursive call's result takes a different adjoint in each lane.
+void depths(const double *x, double *out, int n) {
+  out[0] = depth(x, n);
+  out[1] = std::sin(depth(x + 1, n - 1));
+}
+
+TEST(VectorMode, RecursiveResultWithAnAdjointPerLane) {
+  const int N = 4;
+  const std::vector<double> X0 = {0.7, -0.2, 1.1, 0.4, -0.9};
+  std::vector<double> Out(2), DX0(N + 1), DX1(N + 1);
+  std::vector<double> Seed0 = {1, 0}, Seed1 = {0.5, 2};
+  std::vector<double> DOut0 = Seed0, DOut1 = Seed1;
+  slope::grad<depths>(
+      slope::dup(X0.data(), slope::lanes(DX0.data(), DX1.data())),
+      slope::dup(Out.data(), slope::lanes(DOut0.data(), DOut1.data())), N);
+  for (int Lane = 0; Lane < 2; ++Lane) {
+    const std::vector<double> &Seed = Lane == 0 ? Seed0 : Seed1;
+    std::vector<double> Ref = check::arrayDifferences(
+        [&](const double *XS) {
+          double O[2];
+          depths(XS, O, N);
+          return Seed[0] * O[0] + Seed[1] * O[1];
+        },
+        X0.data(), N + 1);
+    const std::vector<double> &DX = Lane == 0 ? DX0 : DX1;
+    for (int I = 0; I <= N; ++I)
+      EXPECT_TRUE(check::near(DX[I], Ref[I], 1e-6, 1e-9))
+          << "lane " << Lane << " x[" << I << "]";
+  }
+}
+
+TEST(VectorMode, RecursionServesEveryLane) {
+  const int N = 5;
+  const std::vector<double> X0 = {0.3, -1.1, 0.8, 1.7, -0.4};
+  const std::array<std::vector<double>, 2> Seeds = {
+      std::vector<double>{1, 0.5, -1, 2, 0.25},
+      std::vector<double>{0, -2, 1.5, 1, 3}};
+  const double A0 = 1.3;
+  std::vector<double> X = X0, Y(N), DX0(N), DX1(N);
+  std::vector<double> DY0 = Seeds[0], DY1 = Seeds[1];
+  std::array<double, 2> DA = slope::grad<spread>(
+      slope::dup(X.data(), slope::lanes(DX0.data(), DX1.data())), A0,
+      slope::dup(Y.data(), slope::lanes(DY0.data(), DY1.data())), N);
+  for (int Lane = 0; Lane < 2; ++Lane) {
+    auto Weighted = [&](const double *XS, double A) {
+      std::vector<double> YS(N);
+      spread(XS, A, YS.data(), N);
+      double S = 0;
+      for (int I = 0; I < N; ++I)
+        S += Seeds[Lane][I] * YS[I];
+      return S;
+    };
+    std::vector<double> RefX = check::arrayDifferences(
+        [&](const double *XS) { return Weighted(XS, A0); }, X0.data(), N);
+    const std::vector<double> &DX = Lane == 0 ? DX0 : DX1;
+    for (int I = 0; I < N; ++I)
+      EXPECT_TRUE(check::near(DX[I], RefX[I], 1e-6, 1e-9))
+          << "lane " << Lane << " x[" << I << "]";
+    double RefA = static_cast<double>(check::centralDifference<0>(
+        [&](double A) { return Weighted(X0.data(), A); }, A0));
+    EXPECT_TRUE(check::near(DA[Lane], RefA, 1e-6, 1e-9)) << "lane " << Lane;
+  }
+  std::vector<double> PlainY(N);
+  spread(X0.data(), A0, PlainY.data(), N);
+  EXPECT_EQ(Y, PlainY);
+}
+
+TEST(VectorMode, RecursiveScalarResultInEveryLane) {
+  const int N = 4;
+  const std::vector<double> X0 = {0.7, -0.2, 1.1, 0.4, -0.9};
+  std::vector<double> DX0(N + 1), DX1(N + 1);
+  slope::grad<depth>(
+      slope::dup(X0.data(), slope::lanes(DX0.data(), DX1.data())), N);
+  std::vector<double> Ref = check::arrayDifferences(
+      [&](const double *XS) { return depth(XS, N); }, X0.data(), N + 1);
+  for (int I = 0; I <= N; ++I) {
+    EXPECT_TRUE(check::near(DX0[I], Ref[I], 1e-6, 1e-9)) << "x[" << I << "]";
+    EXPECT_TRUE(check::near(DX1[I], Ref[I], 1e-6, 1e-9)) << "x[" << I << "]";
+  }
+}
+
 } // namespace
 
 SLOPE_CUSTOM_DERIVATIVE(amplified, amplifiedForward, amplifiedPullback);
