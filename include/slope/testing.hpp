@@ -9,7 +9,10 @@
 // weights w; its gradient with respect to every active scalar and every
 // array element is compared with central differences, and forward mode
 // with reverse mode by the dot-product test ⟨J·v, w⟩ = ⟨v, Jᵀ·w⟩ for a
-// random direction v. The caller's data is not changed.
+// random direction v. The caller's data is not changed. With every pointer
+// given its extent, an optimized build may also run a derivative made for
+// arrays that do not overlap (see the README): both are checked, the second
+// by calling grad<f> once more without the extents.
 #ifndef SLOPE_TESTING_HPP
 #define SLOPE_TESTING_HPP
 
@@ -90,6 +93,12 @@ public:
     double forward = forwardAlong(direction), adjoint = 0;
     for (std::size_t i = 0; i < components.size(); ++i)
       adjoint += direction[i] * components[i].ad;
+    std::vector<Component> plain = reverseGradient</*WithExtents=*/false>();
+    for (std::size_t i = 0; i < plain.size(); ++i) {
+      plain[i].name += " (called without extents)";
+      plain[i].fd = components[i].fd;
+    }
+    components.insert(components.end(), plain.begin(), plain.end());
     return report(components, tol, forward, adjoint);
   }
 
@@ -148,7 +157,7 @@ private:
       return 0;
   }
 
-  std::vector<Component> reverseGradient() {
+  template <bool WithExtents = true> std::vector<Component> reverseGradient() {
     auto data = typedCopies();
     auto shadows = typedCopies();
     std::size_t w = 0;
@@ -157,7 +166,8 @@ private:
         for (auto &x : std::get<I>(shadows))
           x = static_cast<std::decay_t<decltype(x)>>(outputWeights[w++]);
     });
-    auto args = gradArgs(data, shadows, std::make_index_sequence<N>{});
+    auto args =
+        gradArgs<WithExtents>(data, shadows, std::make_index_sequence<N>{});
     using Result = decltype(std::apply(GradCall{}, args));
     std::vector<double> scalarGrads;
     if constexpr (std::is_void_v<Result>) {
@@ -195,16 +205,17 @@ private:
           r);
   }
 
-  template <class Data, std::size_t... I>
+  template <bool WithExtents, class Data, std::size_t... I>
   auto gradArgs(Data &data, Data &shadows, std::index_sequence<I...>) {
-    return std::tuple{gradArg<I>(data, shadows)...};
+    return std::tuple{gradArg<WithExtents, I>(data, shadows)...};
   }
-  template <std::size_t I, class Data> auto gradArg(Data &data, Data &shadows) {
+  template <bool WithExtents, std::size_t I, class Data>
+  auto gradArg(Data &data, Data &shadows) {
     auto &slot = std::get<I>(slots);
     using S = std::decay_t<decltype(slot)>;
     if constexpr (S::Array)
       return slope::dup(std::get<I>(data).data(), std::get<I>(shadows).data(),
-                        std::get<I>(data).size());
+                        WithExtents ? std::get<I>(data).size() : 0);
     else
       return slot.given;
   }

@@ -1,7 +1,8 @@
 // slope/testing.hpp: check_gradient passes on right derivatives (scalars,
 // arrays in and out, void kernels, constants, floats) and fails, with a
 // message naming the worst components, on a deliberately wrong custom
-// derivative; it leaves the caller's data as it was.
+// derivative, in both of the calls it makes (with and without extents); it
+// leaves the caller's data as it was.
 #include <slope/testing.hpp>
 
 #include <cmath>
@@ -75,4 +76,8 @@ TEST(TestingHelpers, WrongCustomDerivativeFails) {
   EXPECT_NE(Message.find("argument 1: AD 4.752"), std::string::npos) << Message;
   EXPECT_NE(Message.find("FD 4.32"), std::string::npos) << Message;
   EXPECT_NE(Message.find("relative error"), std::string::npos) << Message;
+  // The second call, as a caller without extents makes it, is checked too.
+  EXPECT_NE(Message.find("argument 1 (called without extents): AD 4.752"),
+            std::string::npos)
+      << Message;
 }
