@@ -26,6 +26,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <set>
+
 using namespace clang;
 
 namespace slope {
@@ -101,15 +103,25 @@ private:
     DiagnosticsEngine &Diags = CI.getDiagnostics();
     unsigned Error =
         Diags.getCustomDiagID(DiagnosticsEngine::Error, "slope: %0");
-    // The request's own location tells apart calls for the same target.
-    SourceLocation Request = Report.Request
-                                 ? sourceLocation(Report.Request->getDebugLoc())
-                                 : SourceLocation();
+    // The request's own location tells apart calls for the same target:
+    // the outermost of the frames inlined there is the user's call.
+    SourceLocation Request;
+    if (Report.Request)
+      if (llvm::DILocation *Loc = Report.Request->getDebugLoc().get()) {
+        while (Loc->getInlinedAt())
+          Loc = Loc->getInlinedAt();
+        Request = sourceLocation(Loc);
+      }
+    // Without it, every call of the target gets the message once.
+    auto ReportAt = [&](SourceLocation Loc) {
+      if (Reported.insert({Loc.getRawEncoding(), Report.Message}).second)
+        Diags.Report(Loc, Error) << Report.Message;
+    };
     if (Request.isValid() && llvm::is_contained(It->second, Request))
-      Diags.Report(Request, Error) << Report.Message;
+      ReportAt(Request);
     else
       for (SourceLocation Loc : It->second)
-        Diags.Report(Loc, Error) << Report.Message;
+        ReportAt(Loc);
     if (SourceLocation At = sourceLocation(Report.Location);
         At.isValid() && At != Request)
       Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Note,
@@ -144,6 +156,8 @@ private:
 
   CompilerInstance &CI;
   SourceFacts Facts;
+  /// Errors shown, by location and message.
+  std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };
 
 class SlopeAction : public PluginASTAction {

@@ -62,7 +62,7 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
     if (std::string Outside = memoryOutsideParameters(*Primal, TLI);
         !Outside.empty()) {
       Primal->eraseFromParent();
-      return make_error<DiffError>("reaches memory other than through its "
+      return make_error<DiffError>("it reaches memory other than through its "
                                    "parameters: " +
                                    Outside);
     }

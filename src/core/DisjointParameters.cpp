@@ -27,10 +27,15 @@ bool basedOnParameterOrLocal(const Value *Pointer) {
   });
 }
 
+/// Where \p I comes from in the source, or the instruction itself.
 std::string describe(const Instruction &I) {
   std::string Text;
   raw_string_ostream OS(Text);
-  I.print(OS);
+  if (const DebugLoc &Loc = I.getDebugLoc())
+    OS << (isa<StoreInst>(I) || isa<MemIntrinsic>(I) ? "a write" : "an access")
+       << " at " << Loc->getFilename() << ":" << Loc.getLine();
+  else
+    I.print(OS);
   return StringRef(Text).trim().str();
 }
 

@@ -1,7 +1,12 @@
 //===- DisjointCall.cpp ---------------------------------------------------===//
 #include "DisjointCall.h"
 
+#include "DiffError.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -63,18 +68,48 @@ bool mayCallDisjoint(const MarkerCall &Marker) {
   if (Req.Mode != DiffMode::Reverse || Marker.Extents.empty() ||
       Marker.Call->getFunction()->hasOptNone() || Target.isDeclaration())
     return false;
+  bool AnyExtent = any_of(Marker.Extents, [](Value *Extent) {
+    auto *Known = dyn_cast<ConstantInt>(Extent);
+    return !Known || !Known->isZero();
+  });
   unsigned Pointers = 0;
   bool Written = false;
   for (Argument &A : Target.args()) {
     if (!isUsedPointer(A))
       continue;
     auto *Known = dyn_cast<ConstantInt>(Marker.Extents[A.getArgNo()]);
-    if (Known && Known->isZero())
+    if (Known && Known->isZero()) {
+      if (AnyExtent)
+        explainNoDisjoint(Marker, "argument " +
+                                      std::to_string(A.getArgNo() + 1) +
+                                      " has no extent");
       return false;
+    }
     ++Pointers;
     Written |= !A.onlyReadsMemory();
   }
   return Pointers > 1 && Written && rangesOf(Marker).size() <= MaxRanges;
+}
+
+void explainNoDisjoint(const MarkerCall &Marker, const Twine &Why) {
+  Function &Caller = *Marker.Call->getFunction();
+  if (!Caller.getContext().getDiagHandlerPtr()->isAnalysisRemarkEnabled(
+          "slope"))
+    return;
+  // At the user's grad<> call, not in slope.hpp where the marker is.
+  DILocation *Where = Marker.Call->getDebugLoc().get();
+  while (Where && Where->getInlinedAt())
+    Where = Where->getInlinedAt();
+  OptimizationRemarkEmitter ORE(&Caller);
+  ORE.emit([&] {
+    return OptimizationRemarkAnalysis("slope", "NotDisjoint",
+                                      DiagnosticLocation(Where),
+                                      Marker.Call->getParent())
+           << "the extents given here do not let '"
+           << sourceName(Marker.Request.Target->getName())
+           << "' be differentiated for arguments that do not overlap: "
+           << Why.str();
+  });
 }
 
 Value *callDisjointOrPlain(IRBuilderBase &B, const MarkerCall &Marker,

@@ -21,6 +21,10 @@ namespace slope {
 /// written).
 bool mayCallDisjoint(const MarkerCall &Marker);
 
+/// A remark (-Rpass-analysis=slope) at the call: why the extents it gives
+/// do not serve.
+void explainNoDisjoint(const MarkerCall &Marker, const llvm::Twine &Why);
+
 /// Calls \p Disjoint with \p Args where the extents of the marker's pointer
 /// arguments (and their shadows) do not overlap where one is written, and
 /// \p Plain otherwise, at \p B; returns the result.

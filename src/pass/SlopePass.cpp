@@ -233,7 +233,7 @@ Function *disjointDerivative(const MarkerCall &Marker) {
   Req.DisjointPointers = true;
   Expected<Function *> Derivative = getDerivative(Req);
   if (!Derivative) {
-    consumeError(Derivative.takeError());
+    explainNoDisjoint(Marker, toString(Derivative.takeError()));
     return nullptr;
   }
   return *Derivative;
