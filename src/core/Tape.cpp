@@ -1,9 +1,11 @@
 //===- Tape.cpp -----------------------------------------------------------===//
 #include "Tape.h"
+
 #include "LibC.h"
 #include "TapeCache.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -68,8 +70,17 @@ static std::string describeTapedValue(const Instruction &I) {
   std::string Type;
   raw_string_ostream OS(Type);
   I.getType()->print(OS);
-  if (isa<LoadInst>(I))
+  if (auto *Load = dyn_cast<LoadInst>(&I)) {
+    // Through a parameter that may overlap another: say what would help.
+    auto *Param =
+        dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand()));
+    if (Param && !Param->hasNoAliasAttr())
+      return "a " + Type +
+             " loaded from memory that a write through another pointer may "
+             "change (declare the pointer parameters __restrict, or pass "
+             "every pointer with its extent)";
     return "a " + Type + " loaded from memory";
+  }
   // Values the emitters introduce.
   if (I.getName().starts_with("pre.image"))
     return "the address of the copy of what a bulk write overwrites";

@@ -71,5 +71,5 @@ define void @caller(ptr %a, ptr %out, i32 %n, ptr %da, ptr %dout, ptr %s) {
 ; CHECK: ret void
 
 ; REMARK-NOT: sumsq
-; REMARK: remark: <unknown>:0:0: the reverse sweep of 'squares.slope.reverse.DDI' tapes a double loaded from memory (8 bytes each time this runs)
+; REMARK: remark: <unknown>:0:0: the reverse sweep of 'squares.slope.reverse.DDI' tapes a double loaded from memory that a write through another pointer may change (declare the pointer parameters __restrict, or pass every pointer with its extent) (8 bytes each time this runs)
 ; REMARK-NOT: sumsq
