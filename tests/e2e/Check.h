@@ -67,6 +67,14 @@ std::vector<double> arrayDifferences(F f, const double *X, int N,
   return Grad;
 }
 
+/// \p N smooth, distinct values of size about \p Scale: test inputs.
+inline std::vector<double> wave(int N, double Scale) {
+  std::vector<double> V(N);
+  for (int I = 0; I < N; ++I)
+    V[I] = Scale * std::cos(0.7 * I + 0.2);
+  return V;
+}
+
 template <class T> constexpr long double fdTolerance() {
   return std::is_same_v<T, float> ? 2e-3L : 1e-7L;
 }

@@ -75,12 +75,7 @@ Csr band(int N) {
   return A;
 }
 
-std::vector<double> wave(int N, double Scale) {
-  std::vector<double> V(N);
-  for (int I = 0; I < N; ++I)
-    V[I] = Scale * std::cos(0.9 * I + 0.3);
-  return V;
-}
+using check::wave;
 
 void expectAllNear(const std::vector<double> &Actual,
                    const std::vector<double> &Expected) {

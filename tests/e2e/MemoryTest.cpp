@@ -1,6 +1,8 @@
 // Memory shapes: arrays of structs mixing integer and floating-point
 // fields, stack arrays, new[]/delete[], calloc, memcpy/memset, and a
 // pointer-to-pointer matrix whose shadow rows the caller provides.
+#include "Check.h"
+
 #include <slope/slope.hpp>
 
 #include <gtest/gtest.h>
@@ -213,12 +215,7 @@ double copyThenGather(const double *__restrict a, double *__restrict x,
   return s;
 }
 
-std::vector<double> wave(int N, double Scale) {
-  std::vector<double> V(N);
-  for (int I = 0; I < N; ++I)
-    V[I] = Scale * std::cos(0.7 * I + 0.2);
-  return V;
-}
+using check::wave;
 
 /// Central differences of F over each component of X.
 template <class F> std::vector<double> fdGradient(std::vector<double> X, F f) {
