@@ -407,8 +407,10 @@ Expected<Function *> ReverseEmitter::run() {
     Writers = findLoadWriters(*Derivative, TLI);
   Unwritten = std::move(Writers.Unwritten);
   analyzeLoops();
-  if (!InLoop.empty())
+  if (!InLoop.empty()) {
     TheTape.emplace(*Derivative);
+    TheTape->setUnwritten(Unwritten);
+  }
 
   localizeSharedMemory(*Derivative);
   auto Analysis =

@@ -66,7 +66,9 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
 }
 
 /// What the entry holds, in words, for -Rpass-analysis=slope.
-static std::string describeTapedValue(const Instruction &I) {
+static std::string
+describeTapedValue(const Instruction &I,
+                   const SmallPtrSetImpl<LoadInst *> *Unwritten) {
   std::string Type;
   raw_string_ostream OS(Type);
   I.getType()->print(OS);
@@ -74,7 +76,9 @@ static std::string describeTapedValue(const Instruction &I) {
     // Through a parameter that may overlap another: say what would help.
     auto *Param =
         dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand()));
-    if (Param && !Param->hasNoAliasAttr())
+    bool MayBeWritten =
+        !Unwritten || !Unwritten->contains(const_cast<LoadInst *>(Load));
+    if (Param && !Param->hasNoAliasAttr() && MayBeWritten)
       return "a " + Type +
              " loaded from memory that a write through another pointer may "
              "change (declare the pointer parameters __restrict, or pass "
@@ -104,7 +108,7 @@ void Tape::explainEntry(Value *V) {
   ORE.emit([&] {
     return OptimizationRemarkAnalysis("slope", "Taped", I)
            << "the reverse sweep of '" << ore::NV("Function", &F) << "' tapes "
-           << describeTapedValue(*I) << " ("
+           << describeTapedValue(*I, Unwritten) << " ("
            << ore::NV("Bytes", slotBytes(V->getType()))
            << " bytes each time this runs)";
   });

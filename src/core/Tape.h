@@ -15,6 +15,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
 
 namespace slope {
 
@@ -46,6 +47,12 @@ public:
   /// Frees the tape's memory at \p B's insertion point.
   void emitFree(llvm::IRBuilderBase &B);
 
+  /// Loads of memory nothing in the function writes: remarks then do not
+  /// blame aliasing for taping them.
+  void setUnwritten(const llvm::SmallPtrSetImpl<llvm::LoadInst *> &Loads) {
+    Unwritten = &Loads;
+  }
+
 private:
   struct Frame {
     llvm::SmallVector<llvm::Value *, 8> Values;
@@ -71,6 +78,7 @@ private:
   llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
+  const llvm::SmallPtrSetImpl<llvm::LoadInst *> *Unwritten = nullptr;
 };
 
 } // namespace slope
