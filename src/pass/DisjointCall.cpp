@@ -7,6 +7,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -65,8 +67,12 @@ Value *merge(IRBuilderBase &B, CallBase *Fast, CallBase *Slow) {
 bool mayCallDisjoint(const MarkerCall &Marker) {
   const DiffRequest &Req = Marker.Request;
   Function &Target = *Req.Target;
+  // GPU code loads nothing again in the reverse sweep (other threads may
+  // write in between): a second derivative would gain nothing there.
+  Triple Arch(Target.getParent()->getTargetTriple());
   if (Req.Mode != DiffMode::Reverse || Marker.Extents.empty() ||
-      Marker.Call->getFunction()->hasOptNone() || Target.isDeclaration())
+      Marker.Call->getFunction()->hasOptNone() || Target.isDeclaration() ||
+      Arch.isNVPTX() || Arch.isAMDGPU())
     return false;
   bool AnyExtent = any_of(Marker.Extents, [](Value *Extent) {
     auto *Known = dyn_cast<ConstantInt>(Extent);
