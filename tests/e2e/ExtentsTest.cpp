@@ -178,6 +178,31 @@ TEST(Extents, SeparateArgumentsInEveryLane) {
   expectAllNear(DIn1, check::arrayDifferences(Seeded, In0.data(), N + 1));
 }
 
+// out[i] = a[i]·b[i]: a and b are only read, so they may be one array
+// (with one shadow) and the derivative for disjoint arguments still runs.
+double products(const double *a, const double *b, double *out, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    out[i] = a[i] * std::sin(b[i]);
+    s += out[i];
+  }
+  return s;
+}
+
+TEST(Extents, OneArrayForTwoReadOnlyArguments) {
+  const int N = 6;
+  const std::vector<double> X0 = wave(N, 1.1);
+  std::vector<double> X = X0, Out(N), DX(N), DOut(N);
+  slope::grad<products>(slope::dup(X.data(), DX.data(), N),
+                        slope::dup(X.data(), DX.data(), N),
+                        slope::dup(Out.data(), DOut.data(), N), N);
+  auto Same = [&](const double *Start) {
+    std::vector<double> O(N);
+    return products(Start, Start, O.data(), N);
+  };
+  expectAllNear(DX, check::arrayDifferences(Same, X0.data(), N));
+}
+
 // Memory written other than through a parameter (a global the caller
 // also passes as x) rules the derivative for disjoint arguments out: it
 // would read x again after the global's store overwrote it.
