@@ -9,6 +9,7 @@
 #include "Shadows.h"
 #include "Tape.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -199,7 +200,7 @@ private:
   };
   /// Chooses the loads read from pre-images and emits the copies.
   void planSnapshots(
-      const llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
+      const llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
   /// \p I loaded again (its memory restored by then), or null.
   llvm::Value *snapshotValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// At the reverse of \p Write: its pre-image goes back.
@@ -208,7 +209,9 @@ private:
   void saveFinalMemory(llvm::IRBuilderBase &B);
   /// Where the derivative returns: puts it back.
   void restoreFinalMemory(llvm::IRBuilderBase &B);
-  llvm::DenseMap<llvm::MemIntrinsic *, Snapshot> Snapshots;
+  /// In program order of planning: the saves and restores at the ends of
+  /// the sweeps come out the same in every compilation.
+  llvm::MapVector<llvm::MemIntrinsic *, Snapshot> Snapshots;
   llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> SnapshotOf;
   /// The instructions that take the pre-images: no reverse code.
   llvm::SmallPtrSet<llvm::Instruction *, 8> SnapshotCopies;

@@ -54,7 +54,7 @@ bool isWholeElementsFrom(Value *Pointer, Value *Base, uint64_t Size,
 } // namespace
 
 void ReverseEmitter::planSnapshots(
-    const DenseMap<LoadInst *, MemIntrinsic *> &OnlyBulkWriter) {
+    const MapVector<LoadInst *, MemIntrinsic *> &OnlyBulkWriter) {
   const DataLayout &DL = Derivative->getDataLayout();
   auto OncePerCall = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);

@@ -8,7 +8,7 @@
 #ifndef SLOPE_CORE_UNWRITTENMEMORY_H
 #define SLOPE_CORE_UNWRITTENMEMORY_H
 
-#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
@@ -20,8 +20,9 @@ namespace slope {
 struct LoadWriters {
   /// Loads whose memory no instruction of the function may write.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
-  /// Loads whose memory only one memcpy/memmove/memset may write.
-  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> OnlyBulkWriter;
+  /// Loads whose memory only one memcpy/memmove/memset may write, in
+  /// program order.
+  llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> OnlyBulkWriter;
 };
 
 /// Sorts the simple loads of \p F by who may write their memory, as far as
