@@ -205,6 +205,12 @@ private:
   llvm::Value *snapshotValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// At the reverse of \p Write: its pre-image goes back.
   void reverseSnapshot(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
+  /// Marks \p V, added to a primal block for the pre-images, as having no
+  /// reverse code; returns it.
+  llvm::Value *withoutReverse(llvm::Value *V);
+  /// malloc in a primal block, with no reverse code.
+  llvm::Value *snapshotMalloc(llvm::IRBuilderBase &B, llvm::Value *Bytes,
+                              const llvm::Twine &Name);
   /// Where the primal sweep ends: saves what the bulk writes left.
   void saveFinalMemory(llvm::IRBuilderBase &B);
   /// Where the derivative returns: puts it back.

@@ -88,37 +88,38 @@ void ReverseEmitter::planSnapshots(
       continue;
     IRBuilder<> B(Write);
     Value *Bytes = Write->getLength();
-    Pre.Copy = cast<CallInst>(callMalloc(B, Bytes, "pre.image"));
-    SnapshotCopies.insert(Pre.Copy);
-    SnapshotCopies.insert(
+    Pre.Copy = cast<CallInst>(snapshotMalloc(B, Bytes, "pre.image"));
+    withoutReverse(
         B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
-    if (auto *Conversion = dyn_cast<Instruction>(Pre.Copy->getArgOperand(0)))
-      SnapshotCopies.insert(Conversion);
     // How much the write covered, for the state the primal sweep leaves:
     // 0 until it runs.
     Pre.Bytes = entrySlot(B.getInt64Ty(), "bulk.bytes", B.getInt64(0));
     Pre.Final = entrySlot(B.getPtrTy(), "bulk.final", nullptr);
-    Value *Bytes64 = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
-    if (auto *Conversion = dyn_cast<Instruction>(Bytes64))
-      SnapshotCopies.insert(Conversion);
-    SnapshotCopies.insert(B.CreateStore(Bytes64, Pre.Bytes));
+    withoutReverse(B.CreateStore(
+        withoutReverse(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())), Pre.Bytes));
   }
 }
 
+Value *ReverseEmitter::withoutReverse(Value *V) {
+  if (auto *I = dyn_cast<Instruction>(V))
+    SnapshotCopies.insert(I);
+  return V;
+}
+
+Value *ReverseEmitter::snapshotMalloc(IRBuilderBase &B, Value *Bytes,
+                                      const Twine &Name) {
+  auto *Call = cast<CallInst>(withoutReverse(callMalloc(B, Bytes, Name)));
+  withoutReverse(Call->getArgOperand(0)); // the conversion to size_t
+  return Call;
+}
+
 void ReverseEmitter::saveFinalMemory(IRBuilderBase &B) {
-  // In a primal block: none of it has reverse code.
-  auto Skip = [&](Value *V) {
-    if (auto *I = dyn_cast<Instruction>(V))
-      SnapshotCopies.insert(I);
-    return V;
-  };
   for (auto &[Write, Pre] : Snapshots) {
-    Value *Dest = Write->getRawDest();
-    Value *Bytes = Skip(B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
-    auto *Final = cast<CallInst>(Skip(callMalloc(B, Bytes, "bulk.final")));
-    Skip(Final->getArgOperand(0));
-    Skip(B.CreateMemCpy(Final, MaybeAlign(), Dest, MaybeAlign(), Bytes));
-    Skip(B.CreateStore(Final, Pre.Final));
+    Value *Bytes = withoutReverse(B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
+    Value *Final = snapshotMalloc(B, Bytes, "bulk.final");
+    withoutReverse(B.CreateMemCpy(Final, MaybeAlign(), Write->getRawDest(),
+                                  MaybeAlign(), Bytes));
+    withoutReverse(B.CreateStore(Final, Pre.Final));
   }
 }
 
