@@ -18,7 +18,8 @@ namespace slope {
 
 /// Whether a noalias derivative could serve \p Marker: optimized code and
 /// an extent for every pointer the target uses (more than one, one of them
-/// written).
+/// written). When some extents are given but one is missing, a remark says
+/// which (see explainNoDisjoint).
 bool mayCallDisjoint(const MarkerCall &Marker);
 
 /// A remark (-Rpass-analysis=slope) at the call: why the extents it gives
