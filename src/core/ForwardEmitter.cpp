@@ -75,6 +75,13 @@ private:
   /// derivative.
   Error emitCallForward(CallBase &Call);
   void rewriteReturn(ReturnInst &Ret);
+  /// \p New computes what \p Call did: it takes the call's uses and its
+  /// activity (a later call that takes it as an argument must still see
+  /// an active argument).
+  void replaceCall(CallBase &Call, Value *New) {
+    Call.replaceAllUsesWith(New);
+    Activity->replaceValue(&Call, New);
+  }
 
   const DiffRequest &Req;
   Function &Primal;
@@ -284,7 +291,7 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
   }
   Lane = 0;
   if (V)
-    Call.replaceAllUsesWith(V);
+    replaceCall(Call, V);
   for (auto &LaneTangents : Tangents)
     LaneTangents.erase(&Call);
   Call.eraseFromParent();
@@ -314,7 +321,7 @@ Error ForwardEmitter::emitEnzymeRuleForward(CallBase &Call, Function &Rule) {
   }
   Lane = 0;
   if (Primal) { // the rule computed the result: the call goes
-    Call.replaceAllUsesWith(Primal);
+    replaceCall(Call, Primal);
     for (auto &LaneTangents : Tangents)
       LaneTangents.erase(&Call);
     Call.eraseFromParent();
@@ -344,9 +351,9 @@ Error ForwardEmitter::emitCallForward(CallBase &Call) {
     for (unsigned L = 0; L < Req.Width; ++L)
       Tangents[L][V] =
           B.CreateExtractValue(New, 1 + L, Call.getName() + ".tangent");
-    Call.replaceAllUsesWith(V);
+    replaceCall(Call, V);
   } else if (!Call.getType()->isVoidTy()) {
-    Call.replaceAllUsesWith(New);
+    replaceCall(Call, New);
   }
   for (auto &LaneTangents : Tangents)
     LaneTangents.erase(&Call);

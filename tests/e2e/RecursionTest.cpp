@@ -58,6 +58,11 @@ double usePair(double X, int N) {
   return R.A + 3 * R.B;
 }
 
+// One recursive call's result is the other's argument, with no variable in
+// between (an -O0 build calls them directly): the outer call's argument is
+// active only through the inner call.
+double nested(double x, int n) { return damped(0.3, damped(x, 0.2, n), n); }
+
 struct FloatPair {
   float A, B;
 };
@@ -115,6 +120,11 @@ TEST(Recursion, ArgumentsChangeActivityAlongTheWay) {
   // damped = x·k·0.5³ + k + 3·0.5 → ∂x = k/8, ∂k = x/8 + 1.
   EXPECT_DOUBLE_EQ(GX, 0.9 / 8);
   EXPECT_DOUBLE_EQ(GK, 0.7 / 8 + 1);
+}
+
+TEST(Recursion, OneCallsResultIsTheNextCallsArgument) {
+  for (int N : {0, 1, 3})
+    check::expectFirstArgFD<nested>(0.7, N);
 }
 
 TEST(Recursion, ForwardModeThroughPointers) {
