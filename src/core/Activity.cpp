@@ -9,6 +9,7 @@
 #include "SharedMemory.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -71,6 +72,8 @@ private:
   Error checkVariedUse(Instruction &I, const Use &U);
   void findUseful();
   Error checkIntegerCopies();
+  /// An alloca or a call that allocates (not one that reallocates).
+  bool isNewAllocation(Value &I) const;
   bool isAllocationToShadow(Value &I);
   void shadow(Value *V) {
     if (Shadowed.insert(V).second)
@@ -135,11 +138,16 @@ namespace {
 /// Allocations (allocas, malloc, new, GPU shared arrays) get a shadow when
 /// they hold floating-point data or pointers, or are copied or cleared as
 /// bytes.
+bool Analysis::isNewAllocation(Value &I) const {
+  auto *Call = dyn_cast<CallBase>(&I);
+  return isa<AllocaInst>(I) || (Call && asAllocation(*Call, TLI));
+}
+
 bool Analysis::isAllocationToShadow(Value &I) {
   auto *Call = dyn_cast<CallBase>(&I);
   auto *Shared = dyn_cast<GlobalVariable>(&I);
-  if (!isa<AllocaInst>(I) && !(Shared && isSharedMemory(*Shared)) &&
-      !(Call && (asAllocation(*Call, TLI) || asReallocation(*Call, TLI))))
+  if (!isNewAllocation(I) && !(Shared && isSharedMemory(*Shared)) &&
+      !(Call && asReallocation(*Call, TLI)))
     return false;
   SmallVector<Instruction *, 16> Accesses;
   collectAccesses(&I, Accesses, &F);
@@ -165,8 +173,16 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
     return Error::success();
   }
   if (isa<PHINode>(User) || isa<SelectInst>(User)) {
-    if (!isa<SelectInst>(User) || U.getOperandNo() != 0)
-      shadow(&User);
+    if (isa<SelectInst>(User) && U.getOperandNo() == 0)
+      return Error::success();
+    shadow(&User);
+    // The optimizer may merge allocations that nothing active touches on
+    // one path (a malloc hoisted into each arm before one free) with ones
+    // that are: those get shadows too, so the merged pointer has one.
+    for (Use *Op : differentiableOperands(User))
+      if (Value *Base = getUnderlyingObject(Op->get());
+          !Shadowed.contains(Base) && isNewAllocation(*Base))
+        shadow(Base);
     return Error::success();
   }
   if (isa<AddrSpaceCastInst>(User)) {

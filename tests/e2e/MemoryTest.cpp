@@ -40,6 +40,22 @@ double stackArray(const double *x, int n) {
   return s;
 }
 
+// At -O2 the malloc is made in each of two paths (whether the first loop
+// ran) and one free takes whichever was made; on one path nothing writes
+// the buffer.
+double scratchAfterLoop(const double *x, int n) {
+  double acc = 0;
+  for (int i = 0; i < n; ++i)
+    acc += 0.25 * x[i];
+  double *h = static_cast<double *>(std::malloc(n * sizeof(double)));
+  for (int i = 0; i < n; ++i)
+    h[i] = std::tanh(x[i]);
+  for (int i = 0; i < n; ++i)
+    acc += h[i] * x[i];
+  std::free(h);
+  return acc;
+}
+
 double heapScratch(const double *x, int n) {
   double *squares = new double[n];
   double *cumulative = static_cast<double *>(std::calloc(n, sizeof(double)));
@@ -296,6 +312,11 @@ TEST(Memory, StackArrayWithDynamicIndices) {
 }
 
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
+
+TEST(Memory, OneFreeOfAllocationsMadeOnTwoPaths) {
+  for (int N : {0, 1, 6})
+    checkArrayFunction<scratchAfterLoop>(N);
+}
 
 TEST(Memory, MemcpyAndMemset) { checkArrayFunction<copiesAndClears>(7); }
 
