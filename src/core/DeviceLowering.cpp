@@ -25,6 +25,10 @@ StringRef libDeviceName(Intrinsic::ID ID) {
     return "__nv_exp";
   case Intrinsic::exp2:
     return "__nv_exp2";
+  case Intrinsic::exp10:
+    return "__nv_exp10";
+  case Intrinsic::ldexp:
+    return "__nv_ldexp";
   case Intrinsic::log:
     return "__nv_log";
   case Intrinsic::log2:

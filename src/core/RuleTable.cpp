@@ -38,6 +38,20 @@ Value *invSqrtOneMinusSquare(R r) {
                r.call(Intrinsic::sqrt, {r.sub(r.c(1.0), r.square(r.x(0)))}));
 }
 
+// 1 / sqrt(x² + c), shared by asinh (c = 1) and acosh (c = -1).
+Value *invSqrtSquarePlus(R r, double C) {
+  return r.div(r.c(1.0),
+               r.call(Intrinsic::sqrt, {r.add(r.square(r.x(0)), r.c(C))}));
+}
+
+// ldexp(1, n) = 2ⁿ exactly, the derivative of ldexp(x, n) and scalbn(x, n)
+// in x; locally constant in the integer n.
+Value *powerOfTwo(R r) {
+  Value *N = r.x(1);
+  return r.B.CreateIntrinsic(Intrinsic::ldexp, {r.type(), N->getType()},
+                             {r.c(1.0), N});
+}
+
 // x² + y², shared by atan2 and hypot.
 Value *sumOfSquares(R r) { return r.add(r.square(r.x(0)), r.square(r.x(1))); }
 
@@ -128,7 +142,16 @@ const DerivativeRule Rules[] = {
      0,
      {[](R r) { return r.mul(r.y(), r.c(Ln2)); }},
      false},
+    {"exp10",
+     1,
+     Intrinsic::exp10,
+     0,
+     {[](R r) { return r.mul(r.y(), r.c(Ln10)); }},
+     false},
     {"expm1", 1, None, 0, {[](R r) { return r.add(r.y(), r.c(1.0)); }}, false},
+    {"ldexp", 2, Intrinsic::ldexp, 0, {powerOfTwo, nullptr}, false},
+    {"scalbn", 2, None, 0, {powerOfTwo, nullptr}, false},
+    {"scalbln", 2, None, 0, {powerOfTwo, nullptr}, false},
     {"log",
      1,
      Intrinsic::log,
@@ -211,6 +234,24 @@ const DerivativeRule Rules[] = {
      0,
      {[](R r) { return r.sub(r.c(1.0), r.square(r.y())); }},
      false},
+    {"asinh",
+     1,
+     None,
+     0,
+     {[](R r) { return invSqrtSquarePlus(r, 1.0); }},
+     false},
+    {"acosh",
+     1,
+     None,
+     0,
+     {[](R r) { return invSqrtSquarePlus(r, -1.0); }},
+     true},
+    {"atanh",
+     1,
+     None,
+     0,
+     {[](R r) { return r.div(r.c(1.0), r.sub(r.c(1.0), r.square(r.x(0)))); }},
+     true},
     {"erf",
      1,
      None,
@@ -251,6 +292,16 @@ const DerivativeRule Rules[] = {
     {"fmax", 2, Intrinsic::maxnum, 0, {maxFirst, maxSecond}, false},
     {"minimum", 2, Intrinsic::minimum, 0, {minFirst, minSecond}, false},
     {"maximum", 2, Intrinsic::maximum, 0, {maxFirst, maxSecond}, false},
+    // fdim(a, b) = max(a - b, 0).
+    {"fdim",
+     2,
+     None,
+     0,
+     {[](R r) { return r.indicator(r.B.CreateFCmpOGT(r.x(0), r.x(1))); },
+      [](R r) {
+        return r.neg(r.indicator(r.B.CreateFCmpOGT(r.x(0), r.x(1))));
+      }},
+     false},
     {"fma",
      3,
      Intrinsic::fma,
@@ -302,6 +353,7 @@ const DerivativeRule Rules[] = {
     {"rint", 1, Intrinsic::rint, 0, {}, false},
     {"nearbyint", 1, Intrinsic::nearbyint, 0, {}, false},
     {"roundeven", 1, Intrinsic::roundeven, 0, {}, false},
+    {"logb", 1, None, 0, {}, false},
 };
 
 } // namespace

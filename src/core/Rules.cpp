@@ -134,14 +134,29 @@ Value *scale(IRBuilderBase &B, bool Guard, Value *Partial, Value *Factor) {
 }
 
 /// A C math function: declared here, not defined (unless \p MayHaveBody),
-/// taking and returning the same floating-point type.
+/// returning a floating-point type and taking that type (or integers, as
+/// ldexp's exponent does).
 bool hasMathPrototype(const Function &Callee, bool MayHaveBody) {
   Type *Ty = Callee.getReturnType();
   if ((!MayHaveBody && !Callee.isDeclaration()) || !Ty->isFloatingPointTy() ||
       Callee.arg_empty() || Callee.isVarArg())
     return false;
-  return all_of(Callee.args(),
-                [Ty](const Argument &A) { return A.getType() == Ty; });
+  return all_of(Callee.args(), [Ty](const Argument &A) {
+    return A.getType() == Ty || A.getType()->isIntegerTy();
+  });
+}
+
+/// \p Rule for the libm function \p Callee: the same number of operands,
+/// and integers only where the result is locally constant (ldexp's
+/// exponent); null otherwise.
+const DerivativeRule *ruleOfMathFunction(const DerivativeRule *Rule,
+                                         const Function &Callee) {
+  if (!Rule || Rule->Arity != Callee.arg_size())
+    return nullptr;
+  for (const Argument &A : Callee.args())
+    if (Rule->Partials[A.getArgNo()] && !A.getType()->isFloatingPointTy())
+      return nullptr;
+  return Rule;
 }
 
 } // namespace
@@ -160,9 +175,8 @@ const DerivativeRule *findRule(const Instruction &I) {
     bool LibDevice = Name.consume_front("__nv_");
     if (!hasMathPrototype(*Callee, LibDevice))
       return nullptr;
-    const DerivativeRule *Rule =
-        Index.ByLibmName.lookup(libmBaseName(Name, Call->getType()));
-    return Rule && Rule->Arity == Call->arg_size() ? Rule : nullptr;
+    return ruleOfMathFunction(
+        Index.ByLibmName.lookup(libmBaseName(Name, Call->getType())), *Callee);
   }
   return Index.ByOpcode.lookup(I.getOpcode());
 }
@@ -171,9 +185,8 @@ const DerivativeRule *libDeviceRule(const Function &F) {
   StringRef Name = F.getName();
   if (!Name.consume_front("__nv_") || !hasMathPrototype(F, true))
     return nullptr;
-  const DerivativeRule *Rule =
-      index().ByLibmName.lookup(libmBaseName(Name, F.getReturnType()));
-  return Rule && Rule->Arity == F.arg_size() ? Rule : nullptr;
+  return ruleOfMathFunction(
+      index().ByLibmName.lookup(libmBaseName(Name, F.getReturnType())), F);
 }
 
 Value *applyForward(const DerivativeRule &Rule, RuleOperands &Ops,

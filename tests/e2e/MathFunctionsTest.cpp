@@ -59,6 +59,13 @@ SLOPE_UNARY(atanOf, std::atan(x))
 SLOPE_UNARY(sinhOf, std::sinh(x))
 SLOPE_UNARY(coshOf, std::cosh(x))
 SLOPE_UNARY(tanhOf, std::tanh(x))
+SLOPE_UNARY(asinhOf, std::asinh(x))
+SLOPE_UNARY(acoshOf, std::acosh(x))
+SLOPE_UNARY(atanhOf, std::atanh(x))
+SLOPE_UNARY(exp10Of, exp10(x))
+// ldexp and scalbn scale by 2ⁿ (n an int); logb is locally constant.
+SLOPE_UNARY(ldexpOf, std::ldexp(x, 3) + std::scalbn(x * x, -2))
+SLOPE_UNARY(logbOf, std::logb(x) * x)
 SLOPE_UNARY(erfOf, std::erf(x))
 SLOPE_UNARY(erfcOf, std::erfc(x))
 SLOPE_UNARY(fabsOf, std::fabs(x))
@@ -74,6 +81,7 @@ SLOPE_BINARY(hypotOf, std::hypot(x, y))
 SLOPE_BINARY(fminOf, std::fmin(x, y) * (x + 2 * y))
 SLOPE_BINARY(fmaxOf, std::fmax(x, y) * (x + 2 * y))
 SLOPE_BINARY(copysignOf, std::copysign(x *y, y - 1))
+SLOPE_BINARY(fdimOf, std::fdim(x, y) * (x + 2 * y))
 SLOPE_BINARY(fmaOf, std::fma(x, y, x / y))
 SLOPE_BINARY(fmuladdOf, x *y + y)
 
@@ -99,6 +107,9 @@ TYPED_TEST(MathFunctions, ExponentialsAndLogarithms) {
   expectUnary<log2Of<T>>(T(0.4));
   expectUnary<log10Of<T>>(T(12.0));
   expectUnary<log1pOf<T>>(T(0.3));
+  expectUnary<exp10Of<T>>(T(0.45));
+  expectUnary<ldexpOf<T>>(T(-0.7));
+  expectUnary<logbOf<T>>(T(5.5));
 }
 
 TYPED_TEST(MathFunctions, Trigonometric) {
@@ -117,6 +128,9 @@ TYPED_TEST(MathFunctions, Hyperbolic) {
   expectUnary<sinhOf<T>>(T(0.8));
   expectUnary<coshOf<T>>(T(-1.2));
   expectUnary<tanhOf<T>>(T(0.45));
+  expectUnary<asinhOf<T>>(T(-1.4));
+  expectUnary<acoshOf<T>>(T(1.6));
+  expectUnary<atanhOf<T>>(T(0.55));
   expectUnary<erfOf<T>>(T(0.3));
   expectUnary<erfcOf<T>>(T(-0.6));
 }
@@ -131,6 +145,8 @@ TYPED_TEST(MathFunctions, SignMagnitudeAndSelection) {
   expectBinary<fmaxOf<T>>(T(-1.5), T(0.5));
   expectBinary<copysignOf<T>>(T(1.5), T(0.25));
   expectBinary<copysignOf<T>>(T(1.5), T(2.0));
+  expectBinary<fdimOf<T>>(T(1.5), T(-0.5));
+  expectBinary<fdimOf<T>>(T(-1.5), T(0.5));
   expectBinary<fmaOf<T>>(T(1.5), T(-2.5));
   expectBinary<fmuladdOf<T>>(T(0.75), T(3.0));
 }

@@ -12,6 +12,8 @@ double scaledSqrt(double x, double c) { return c * std::sqrt(x); }
 double scaledLog(double x, double c) { return c * std::log(x); }
 double scaledInverse(double x, double c) { return c * (1.0 / x); }
 double scaledPow(double x, double y, double c) { return c * std::pow(x, y); }
+double scaledAcosh(double x, double c) { return c * std::acosh(x); }
+double scaledAtanh(double x, double c) { return c * std::atanh(x); }
 double unusedSqrt(double x, double y) {
   double s = std::sqrt(x);
   return y > 0 ? s : y;
@@ -21,6 +23,8 @@ TEST(SingularPoints, ZeroAdjointStaysZero) {
   EXPECT_EQ(slope::grad<scaledSqrt>(0.0, slope::constant(0.0)), 0.0);
   EXPECT_EQ(slope::grad<scaledLog>(0.0, slope::constant(0.0)), 0.0);
   EXPECT_EQ(slope::grad<scaledInverse>(0.0, slope::constant(0.0)), 0.0);
+  EXPECT_EQ(slope::grad<scaledAcosh>(1.0, slope::constant(0.0)), 0.0);
+  EXPECT_EQ(slope::grad<scaledAtanh>(-1.0, slope::constant(0.0)), 0.0);
   auto [GX, GY] = slope::grad<scaledPow>(0.0, 0.5, slope::constant(0.0));
   EXPECT_EQ(GX, 0.0);
   EXPECT_EQ(GY, 0.0);
@@ -33,6 +37,8 @@ TEST(SingularPoints, ZeroTangentStaysZero) {
   EXPECT_EQ(slope::derivative<scaledSqrt>(slope::dual(0.0, 0.0), 1.0), 0.0);
   EXPECT_EQ(slope::derivative<scaledLog>(slope::dual(0.0, 0.0), 1.0), 0.0);
   EXPECT_EQ(slope::derivative<scaledInverse>(slope::dual(0.0, 0.0), 1.0), 0.0);
+  EXPECT_EQ(slope::derivative<scaledAcosh>(slope::dual(1.0, 0.0), 1.0), 0.0);
+  EXPECT_EQ(slope::derivative<scaledAtanh>(slope::dual(1.0, 0.0), 1.0), 0.0);
   // d/dy of pow(0, y) is 0 for y > 0, not 0 * log(0).
   EXPECT_EQ(slope::derivative<scaledPow>(0.0, slope::dual(2.0, 1.0), 1.0), 0.0);
 }
