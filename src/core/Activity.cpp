@@ -310,6 +310,10 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
     if (!Call->getCalledFunction())
       return unsupported(I, "the function called through this pointer is "
                             "not known at compile time");
+    if (isa<InvokeInst>(Call) && !Call->getCalledFunction()->isDeclaration())
+      return unsupported(I, "a call Slope cannot inline (recursion) that "
+                            "may throw into a handler of the function is "
+                            "not supported yet");
     return unsupported(I, "no derivative rule for this function and its "
                           "definition is not available");
   }

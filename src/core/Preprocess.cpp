@@ -72,20 +72,53 @@ bool inlineCallees(Function &Clone, const Function &Original,
   return Inlined;
 }
 
+/// Whether a call of \p Callee can never unwind: it and every function it
+/// calls (followed through bodies, up to a bound) contain nothing that may
+/// throw. At -O0 nothing is marked nounwind, so a recursive numeric helper
+/// called inside a try block is an invoke.
+bool cannotUnwind(const Function *Callee) {
+  constexpr unsigned MaxFunctions = 64;
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work;
+  auto visit = [&](const Function *F) {
+    if (!F)
+      return false;
+    if (F->doesNotThrow() || Seen.contains(F))
+      return true;
+    if (F->isDeclaration() || F->isInterposable() ||
+        Seen.size() == MaxFunctions)
+      return false;
+    Seen.insert(F);
+    Work.push_back(F);
+    return true;
+  };
+  if (!visit(Callee))
+    return false;
+  while (!Work.empty())
+    for (const Instruction &I : instructions(*Work.pop_back_val())) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (Call ? !Call->doesNotThrow() && !visit(Call->getCalledFunction())
+               : I.mayThrow())
+        return false;
+    }
+  return true;
+}
+
 /// Derivatives do not run cleanups: a call that could unwind into one
 /// (a destructor call, at -O0 around any call in a scope with a
 /// std::vector) is a plain call in the copy Slope differentiates. An
 /// exception then leaves the derivative without running the function's
 /// destructors. An allocation that could throw is a plain call even when
-/// a handler would catch it: out of memory ends the program there. Other
-/// handlers stay, and Slope reports them.
+/// a handler would catch it: out of memory ends the program there. So is a
+/// call that cannot unwind. Other handlers stay.
 void dropCleanups(Function &F, const TargetLibraryInfo &TLI) {
   for (BasicBlock &BB : make_early_inc_range(F))
     if (auto *Invoke = dyn_cast<InvokeInst>(BB.getTerminator())) {
       auto *Pad =
           dyn_cast<LandingPadInst>(Invoke->getUnwindDest()->getFirstNonPHI());
       if ((Pad && Pad->isCleanup() && Pad->getNumClauses() == 0) ||
-          asAllocation(*Invoke, TLI))
+          asAllocation(*Invoke, TLI) ||
+          cannotUnwind(Invoke->getCalledFunction()))
         changeToCall(Invoke);
     }
 }

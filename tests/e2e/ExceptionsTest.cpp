@@ -27,6 +27,19 @@ double catchesInside(double X) {
   }
 }
 
+// Recursive (not inlined) and unable to throw: inside a try block it is
+// still an ordinary call of its derivative.
+double damp(double X, int N) {
+  return N == 0 ? X : std::cos(damp(std::sin(X), N - 1));
+}
+double recursionInsideTry(double X) {
+  try {
+    return damp(X, 3) * X + checked(X);
+  } catch (const std::domain_error &) {
+    return X;
+  }
+}
+
 // At -O0 every call in the scope of a vector may unwind into its
 // destructor; the derivative skips those cleanups.
 double withCleanups(double X) {
@@ -46,6 +59,11 @@ TEST(Exceptions, ThrownThroughTheDerivative) {
 TEST(Exceptions, HandlersInsideTheFunction) {
   check::expectFirstArg<catchesInside>(1.5, 4 * 1.5, 1e-15);
   check::expectFirstArg<catchesInside>(11.0, 1.0, 1e-15);
+}
+
+TEST(Exceptions, RecursiveCallThatCannotThrowInsideATryBlock) {
+  check::expectFirstArgFD<recursionInsideTry>(0.6);
+  check::expectFirstArg<recursionInsideTry>(11.0, 1.0, 1e-15);
 }
 
 TEST(Exceptions, CleanupsOnTheUnwindPath) {
