@@ -385,7 +385,7 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
   if (Value *V = Returned.lookup(&BB))
     for (auto [SeedLane, Seed] : enumerate(Seeds)) {
       Lane = SeedLane;
-      accumulate(V, Seed, B);
+      accumulate(V, Req.Split ? seedAfterSeam(B, Seed) : Seed, B);
     }
   for (Instruction &I : reverse(BB)) {
     if (I.isTerminator() || isa<PHINode>(I) || SnapshotCopies.contains(&I))

@@ -12,6 +12,7 @@
 #include "DiffError.h"
 #include "LibC.h"
 #include "Preprocess.h"
+#include "SplitDerivative.h"
 
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -337,6 +338,7 @@ Error cutAtSeams(Function &Combined, Function &Augmented, Function &Reverse) {
   Cut.buildAugmented(Augmented);
   Cut.buildReverse(Reverse);
   for (Function *Part : {&Augmented, &Reverse}) {
+    exposeSeeds(*Part);
     if (Error E = verifyGenerated(*Part))
       return E;
     simplify(*Part);

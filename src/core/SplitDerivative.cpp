@@ -6,6 +6,7 @@
 #include "SeamCut.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -101,6 +102,29 @@ void insertSeam(IRBuilderBase &B, unsigned Index, Value *Result) {
   B.CreateCall(Marker, Args);
 }
 
+/// Seed copies are calls of `slope.seed.<type>`.
+constexpr StringLiteral SeedPrefix = "slope.seed.";
+
+Value *seedAfterSeam(IRBuilderBase &B, Value *Seed) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ty = Seed->getType();
+  std::string Name = SeedPrefix.str();
+  raw_string_ostream(Name) << *Ty;
+  FunctionCallee Copy =
+      M.getOrInsertFunction(Name, FunctionType::get(Ty, {Ty}, false));
+  return B.CreateCall(Copy, {Seed}, Seed->getName() + ".after.seam");
+}
+
+void exposeSeeds(Function &F) {
+  for (Instruction &I : make_early_inc_range(instructions(F)))
+    if (auto *Call = dyn_cast<CallInst>(&I);
+        Call && Call->getCalledFunction() &&
+        Call->getCalledFunction()->getName().starts_with(SeedPrefix)) {
+      Call->replaceAllUsesWith(Call->getArgOperand(0));
+      Call->eraseFromParent();
+    }
+}
+
 void beginDerivative(StringRef Name) { InProgress.insert(Name); }
 
 Error endDerivative(StringRef Name, Function *Derivative) {
@@ -123,6 +147,15 @@ Error endDerivative(StringRef Name, Function *Derivative) {
 }
 
 void removeSeams(Module &M) {
+  for (Function &F : make_early_inc_range(M))
+    if (F.getName().starts_with(SeedPrefix)) {
+      for (User *U : make_early_inc_range(F.users())) {
+        auto *Call = cast<CallInst>(U);
+        Call->replaceAllUsesWith(Call->getArgOperand(0));
+        Call->eraseFromParent();
+      }
+      F.eraseFromParent();
+    }
   for (Function &F : make_early_inc_range(M))
     if (F.getName().starts_with(SeamPrefix)) {
       for (User *U : make_early_inc_range(F.users()))

@@ -47,13 +47,22 @@ splitPartTypes(const DiffRequest &Req);
 /// number \p Index of \p Result (null for void).
 void insertSeam(llvm::IRBuilderBase &B, unsigned Index, llvm::Value *Result);
 
+/// \p Seed as the reverse sweep after a seam sees it: an opaque copy, so
+/// that simplifying the combined derivative cannot hoist what the seed
+/// computes into the primal sweep (the augmented forward has no seed).
+llvm::Value *seedAfterSeam(llvm::IRBuilderBase &B, llvm::Value *Seed);
+
+/// Replaces the opaque copies of seeds in \p F by the seeds themselves.
+void exposeSeeds(llvm::Function &F);
+
 /// Bookkeeping of getDerivative: a combined derivative named \p Name is
 /// being generated, and then is done (\p Derivative is null when its
 /// generation failed). Splits requested meanwhile are cut when it is done.
 void beginDerivative(llvm::StringRef Name);
 llvm::Error endDerivative(llvm::StringRef Name, llvm::Function *Derivative);
 
-/// Removes the seam markers from \p M once every request is served.
+/// Removes the seam markers and seed copies from \p M once every request
+/// is served.
 void removeSeams(llvm::Module &M);
 
 } // namespace slope

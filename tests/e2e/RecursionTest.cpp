@@ -63,6 +63,16 @@ double usePair(double X, int N) {
 // active only through the inner call.
 double nested(double x, int n) { return damped(0.3, damped(x, 0.2, n), n); }
 
+// The base case selects its argument, so the argument's adjoint there is
+// the seed where the select took it: none of that may be computed in the
+// primal sweep, which has no seed when the recursion is split in two.
+double clipped(double x, double unused, int n) {
+  if (n == 0)
+    return x > 0.1 ? x : 0.05;
+  return clipped(std::sin(x), unused, n - 1);
+}
+double useClipped(double x, double y) { return clipped(x, y, 3) * y; }
+
 struct FloatPair {
   float A, B;
 };
@@ -125,6 +135,20 @@ TEST(Recursion, ArgumentsChangeActivityAlongTheWay) {
 TEST(Recursion, OneCallsResultIsTheNextCallsArgument) {
   for (int N : {0, 1, 3})
     check::expectFirstArgFD<nested>(0.7, N);
+}
+
+TEST(Recursion, SelectOnTheWayBackInTheBaseCase) {
+  for (double X : {0.3, 0.05}) {
+    double Y = 0.7;
+    auto F = [](double A, double B) { return useClipped(A, B); };
+    long double RefX = check::centralDifference<0>(F, X, Y);
+    long double RefY = check::centralDifference<1>(F, X, Y);
+    auto [GX, GY] = slope::grad<useClipped>(X, Y);
+    EXPECT_TRUE(check::near(GX, RefX, 1e-7, 1e-12)) << "reverse at " << X;
+    EXPECT_TRUE(check::near(GY, RefY, 1e-7)) << "reverse at " << X;
+    double TX = slope::derivative<useClipped>(slope::dual(X, 1.0), Y);
+    EXPECT_TRUE(check::near(TX, RefX, 1e-7, 1e-12)) << "forward at " << X;
+  }
 }
 
 TEST(Recursion, ForwardModeThroughPointers) {
