@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+"""Random differentiable kernels for differential testing of Slope.
+
+    generate.py SEED [COUNT] > kernels.cpp
+
+writes a GoogleTest file with COUNT kernels drawn from SEED (the same seed
+always gives the same file). Each kernel mixes what numeric code does --
+loops over arrays, recurrences through memory, in-place updates, gathers and
+scatters through index arrays, value-dependent branches and early exits,
+local, stack and heap scratch arrays, helper functions (inlined, not
+inlined, recursive), math library calls -- and its test checks Slope's
+gradient against central differences and forward against reverse mode with
+slope::testing::check_gradient. Values stay bounded and smooth near the
+inputs: array writes and recurrences go through bounded functions, divisors
+stay away from zero, logarithms and roots see positive arguments.
+"""
+
+import random
+import sys
+
+UNARY = [
+    "std::sin({a})",
+    "std::cos({a})",
+    "std::tanh({a})",
+    "std::atan({a})",
+    "std::exp(std::sin({a}))",
+    "gauss({a})",
+    "std::log(1.0 + square({a}))",
+    "std::log1p(std::exp(std::tanh({a})))",
+    "std::sqrt(2.0 + square({a}))",
+    "std::pow(1.5 + std::sin({a}), 1.3)",
+    "std::cbrt(2.0 + std::cos({a}))",
+    "std::erf({a})",
+    "std::hypot({a}, 0.5)",
+    "std::fabs({a})",
+    "1.0 / (1.0 + square({a}))",
+    "square({a})",
+    "soft({a})",
+    "std::expm1(0.5 * std::sin({a}))",
+    "std::log2(3.0 + std::cos({a}))",
+    "std::log10(1.0 + square({a}))",
+    "std::exp2(std::tanh({a}))",
+    "std::asinh({a})",
+    "std::acos(0.9 * std::tanh({a}))",
+    "std::asin(0.9 * std::sin({a}))",
+    "std::cosh(std::tanh({a}))",
+    "std::sinh(std::sin({a}))",
+    "std::pow({a}, 2)",
+    "std::pow(std::cos({a}), 3.0)",
+    "std::max<double>({a}, 0.1)",
+    "biggest({a}, 0.25)",
+]
+
+BINARY = [
+    "({a} + {b})",
+    "({a} - {b})",
+    "({a} * {b})",
+    "({a} / (1.5 + std::sin({b})))",
+    "std::fmax({a}, {b})",
+    "std::fmin({a}, {b})",
+    "std::atan2({a}, 1.0 + square({b}))",
+    "std::pow(1.0 + square({a}), 0.5 + 0.25 * std::sin({b}))",
+    "pick({a}, {b})",
+    "std::fma({a}, {b}, 0.5)",
+    "std::min<double>({a}, {b})",
+    "std::hypot({a}, {b})",
+    "std::copysign({a}, 1.0)",
+]
+
+KINKS = ("fabs", "fmax", "fmin", "max", "min", "pick", "biggest", "copysign",
+         "hypot")
+
+# Keep what is stored and carried from one iteration to the next bounded.
+BOUNDED = [
+    "std::tanh({e})",
+    "std::sin({e})",
+    "0.5 * std::atan({e})",
+    "ratio({e})",
+]
+
+
+class Kernel:
+    """One kernel: a signature, its arguments in the test, and a body."""
+
+    def __init__(self, rng, name, helpers):
+        self.rng = rng
+        self.name = name
+        self.helpers = helpers  # names of helper functions usable here
+        self.lines = []
+        self.depth = 1
+        self.counter = 0
+        self.shape = rng.choice(["xy", "xy", "inplace", "void", "gather"])
+        # Float arrays (the kernel computes in double between loads and
+        # stores) are checked with a looser tolerance.
+        self.real = "float" if rng.random() < 0.2 else "double"
+        # Float differences take steps of about 5e-3: kinks (min, max, |x|)
+        # that close to the inputs would make them, not Slope, wrong.
+        smooth = [u for u in UNARY if not any(k in u for k in KINKS)]
+        self.unary = smooth if self.real == "float" else UNARY
+        self.binary = [b for b in BINARY if not any(k in b for k in KINKS)] \
+            if self.real == "float" else BINARY
+        self.has_y = self.shape in ("xy", "void", "gather")
+        self.has_s = self.shape in ("xy", "inplace", "gather")
+
+    # -- expressions ---------------------------------------------------
+    def const(self):
+        return repr(round(self.rng.uniform(-1.5, 1.5), 2))
+
+    def leaves(self, index):
+        out = ["acc"]
+        if self.has_s:
+            out.append("s")
+        if index:
+            i = index
+            out += [f"x[{i}]", f"x[({i} + 1) % n]", f"x[n - 1 - {i}]"]
+            if self.has_y:
+                out += [f"y[{i}]", f"y[({i} + 2) % n]"]
+            if self.shape == "gather":
+                out.append(f"x[idx[{i}]]")
+        else:
+            out += ["x[0]", "x[n - 1]"]
+            if self.has_y:
+                out.append("y[n / 2]")
+        return out
+
+    def expr(self, leaves, depth=3):
+        r = self.rng.random()
+        if depth == 0 or r < 0.25:
+            if self.rng.random() < 0.15:
+                return self.const()
+            return self.rng.choice(leaves)
+        if r < 0.55:
+            return self.rng.choice(self.unary).format(
+                a=self.expr(leaves, depth - 1))
+        if r < 0.62 and self.helpers and self.real == "double":
+            helper = self.rng.choice(self.helpers)
+            return helper.call(self.expr(leaves, depth - 1),
+                               self.expr(leaves, depth - 1))
+        return self.rng.choice(self.binary).format(
+            a=self.expr(leaves, depth - 1), b=self.expr(leaves, depth - 1))
+
+    def bounded(self, leaves, depth=3):
+        return self.rng.choice(BOUNDED).format(e=self.expr(leaves, depth))
+
+    # -- statements ----------------------------------------------------
+    def emit(self, line):
+        self.lines.append("  " * self.depth + line)
+
+    def fresh(self, stem):
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def writable(self):
+        return "y" if self.has_y else "x"
+
+    def statement(self):
+        kinds = [self.accumulate, self.elementwise, self.recurrence,
+                 self.branch, self.nested, self.local_array, self.heap_array,
+                 self.early_exit, self.while_loop, self.switch_loop,
+                 self.scatter, self.struct_local, self.array_helper,
+                 self.reverse_loop, self.pointer_walk, self.do_while,
+                 self.algorithms, self.lambda_capture, self.matrix_local,
+                 self.out_params, self.guarded_call, self.recursive_array,
+                 self.largest_reference]
+        if self.real == "float":
+            kinds.remove(self.largest_reference)
+        self.rng.choice(kinds)()
+
+    def accumulate(self):
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.25 * {self.bounded(self.leaves('i'))};")
+
+    def elementwise(self):
+        w = self.writable()
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  {w}[i] = {self.bounded(self.leaves('i'))};")
+
+    def recurrence(self):
+        w = self.writable()
+        self.emit("for (int i = 1; i < n; ++i)")
+        leaves = self.leaves("i") + [f"{w}[i - 1]"] * 3
+        self.emit(f"  {w}[i] = {self.bounded(leaves)};")
+
+    def reverse_loop(self):
+        w = self.writable()
+        self.emit("for (int i = n - 2; i >= 0; --i)")
+        leaves = self.leaves("i") + [f"{w}[i + 1]"] * 2
+        self.emit(f"  {w}[i] = 0.5 * {w}[i] + 0.5 * {self.bounded(leaves)};")
+
+    def branch(self):
+        leaves = self.leaves(None)
+        self.emit(f"if ({self.expr(leaves, 2)} > {self.const()}) {{")
+        self.depth += 1
+        self.emit(f"acc = {self.bounded(leaves)};")
+        self.statement()
+        self.depth -= 1
+        self.emit("} else {")
+        self.depth += 1
+        self.emit(f"acc -= 0.5 * {self.expr(leaves)};")
+        self.depth -= 1
+        self.emit("}")
+
+    def nested(self):
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit("  for (int j = 0; j <= i; ++j)")
+        leaves = self.leaves("i") + ["x[j]", "x[j]"]
+        self.emit(f"    acc += 0.1 * {self.bounded(leaves)};")
+
+    def local_array(self):
+        t = self.fresh("t")
+        self.emit(f"double {t}[8];")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  {t}[i] = {self.bounded(self.leaves('i'))};")
+        self.emit("for (int i = 0; i < n; ++i)")
+        leaves = self.leaves("i") + [f"{t}[n - 1 - i]"] * 3
+        self.emit(f"  acc += 0.2 * {self.bounded(leaves)};")
+
+    def heap_array(self):
+        h = self.fresh("h")
+        if self.rng.random() < 0.5:
+            self.emit(f"std::vector<double> {h}(n);")
+            free = None
+        else:
+            self.emit(f"double *{h} = static_cast<double *>("
+                      "std::malloc(n * sizeof(double)));")
+            free = f"std::free({h});"
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  {h}[i] = {self.bounded(self.leaves('i'))};")
+        self.emit("for (int i = 1; i < n; ++i)")
+        leaves = self.leaves("i") + [f"{h}[i - 1]"] * 2
+        self.emit(f"  {h}[i] = {self.bounded(leaves + [f'{h}[i]'])};")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.3 * {h}[i] * {self.bounded(self.leaves('i'), 2)};")
+        if free:
+            self.emit(free)
+
+    def early_exit(self):
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit(f"  if ({self.expr(self.leaves('i'), 1)} > 0.95)")
+        self.emit("    break;")
+        self.emit(f"  acc += 0.5 * {self.bounded(self.leaves('i'))};")
+        self.emit("}")
+        if self.shape != "void" and self.rng.random() < 0.3:
+            self.emit("if (acc > 40.0)")
+            self.emit(f"  return {self.result()};")
+
+    def while_loop(self):
+        t, m = self.fresh("t"), self.fresh("m")
+        self.emit(f"double {t} = acc;")
+        self.emit(f"int {m} = 0;")
+        self.emit(f"while ({m} < n + 2) {{")
+        leaves = [t, t, t] + self.leaves(None)
+        self.emit(f"  {t} = {self.bounded(leaves)};")
+        self.emit(f"  ++{m};")
+        self.emit("}")
+        self.emit(f"acc += {t};")
+
+    def switch_loop(self):
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit("  switch (i % 3) {")
+        for case in ("case 0", "case 1", "default"):
+            self.emit(f"  {case}:")
+            self.emit(f"    acc += 0.3 * {self.bounded(self.leaves('i'), 2)};")
+            self.emit("    break;")
+        self.emit("  }")
+        self.emit("}")
+
+    def scatter(self):
+        w = self.writable()
+        target = "idx[i]" if self.shape == "gather" else "(3 * i + 1) % n"
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  {w}[{target}] += 0.5 * {self.bounded(self.leaves('i'))};")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  {w}[i] = {self.bounded([f'{w}[i]'] * 2 + ['s' if self.has_s else '0.3'])};")
+
+    def struct_local(self):
+        p = self.fresh("p")
+        leaves = self.leaves(None)
+        self.emit(f"Pair {p}{{{self.expr(leaves, 2)}, {self.expr(leaves, 2)}}};")
+        self.emit(f"{p} = rotate({p}, {self.expr(leaves, 1)});")
+        self.emit(f"acc += {p}.first * {p}.second;")
+
+    def array_helper(self):
+        w = self.writable()
+        self.emit(f"smoothInPlace({w}, n, {self.expr(self.leaves(None), 1)});")
+
+    def pointer_walk(self):
+        self.emit(f"for (const {self.real} *p = x; p != x + n; ++p)")
+        leaves = ["*p", "*p", "acc"] + (["s"] if self.has_s else [])
+        self.emit(f"  acc += 0.3 * {self.bounded(leaves)};")
+
+    def do_while(self):
+        k = self.fresh("k")
+        self.emit(f"int {k} = 0;")
+        self.emit("do {")
+        leaves = [f"x[{k}]", f"x[{k}]", "acc"]
+        self.emit(f"  acc = 0.8 * acc + 0.2 * {self.bounded(leaves)};")
+        self.emit(f"  {k} += 2;")
+        self.emit(f"}} while ({k} < n);")
+
+    def algorithms(self):
+        leaves = ["v", "v", "acc"] + (["s"] if self.has_s else [])
+        r = self.rng.random()
+        if r < 0.4:
+            self.emit("acc += std::accumulate(x, x + n, 0.0, "
+                      f"[&](double sum, double v) {{ return sum + 0.2 * "
+                      f"{self.bounded(leaves)}; }});")
+        elif r < 0.7:
+            other = "y" if self.has_y else "x"
+            self.emit(f"acc += 0.1 * std::inner_product(x, x + n, {other}, "
+                      "0.0);")
+        else:
+            w = self.writable()
+            self.emit(f"std::transform(x, x + n, {w}, [&](double v) {{ "
+                      f"return {self.bounded(leaves)}; }});")
+
+    def lambda_capture(self):
+        f = self.fresh("f")
+        scale = self.expr(self.leaves(None), 1)
+        self.emit(f"double scale{self.counter} = {scale};")
+        leaves = ["v", "v", f"scale{self.counter}"]
+        self.emit(f"auto {f} = [&](double v) {{ return "
+                  f"{self.bounded(leaves)}; }};")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.2 * {f}(x[i]);")
+
+    def matrix_local(self):
+        m = self.fresh("m")
+        self.emit(f"double {m}[3][3];")
+        self.emit("for (int r = 0; r < 3; ++r)")
+        self.emit("  for (int c = 0; c < 3; ++c)")
+        leaves = ["x[(r + c) % n]", "x[(r * c) % n]", "acc"]
+        self.emit(f"    {m}[r][c] = {self.bounded(leaves)};")
+        self.emit(f"acc += {m}[0][0] * ({m}[1][1] * {m}[2][2] - "
+                  f"{m}[1][2] * {m}[2][1]) - {m}[0][1] * {m}[1][0];")
+
+    def out_params(self):
+        a, b = self.fresh("sn"), self.fresh("cs")
+        self.emit(f"double {a}, {b};")
+        self.emit(f"sinCos({self.expr(self.leaves(None), 2)}, {a}, {b});")
+        self.emit(f"acc += {a} * {b};")
+
+    def guarded_call(self):
+        self.emit("try {")
+        self.emit(f"  acc += 0.5 * checkedRoot({self.expr(self.leaves(None), 2)});")
+        self.emit("} catch (const std::domain_error &) {")
+        self.emit("  acc = 0;")
+        self.emit("}")
+
+    def recursive_array(self):
+        self.emit(f"acc += 0.3 * sumOfSines(x, n);")
+
+    def largest_reference(self):
+        self.emit("for (int i = 0; i + 1 < n; ++i)")
+        self.emit(f"  acc += 0.4 * std::max(x[i], x[i + 1]) * "
+                  f"{self.bounded(self.leaves('i'), 1)};")
+
+    def result(self):
+        leaves = self.leaves(None)
+        return f"acc + {self.expr(leaves, 2)}"
+
+    # -- whole kernel --------------------------------------------------
+    def source(self):
+        self.lines = []
+        init = "0.5 * s" if self.has_s else self.const()
+        self.emit(f"double acc = {init};")
+        for _ in range(self.rng.randint(2, 5)):
+            self.statement()
+        ret = "void" if self.shape == "void" else self.real
+        params = {
+            "xy": "const R *x, R *y, int n, R s",
+            "inplace": "R *x, int n, R s",
+            "void": "const R *x, R *y, int n",
+            "gather": "const R *x, const int *idx, R *y, int n, R s",
+        }[self.shape].replace("R", self.real)
+        body = "\n".join(self.lines)
+        if ret == "void":
+            w = self.writable()
+            tail = f"  {w}[0] += acc;"
+        else:
+            tail = f"  return {self.result()};"
+        return f"{ret} {self.name}({params}) {{\n{body}\n{tail}\n}}\n"
+
+    def test(self, n, seed):
+        args = {
+            "xy": "slope::dup(x.data(), dx.data(), n), "
+                  "slope::dup(y.data(), dy.data(), n), n, s",
+            "inplace": "slope::dup(x.data(), dx.data(), n), n, s",
+            "void": "slope::dup(x.data(), dx.data(), n), "
+                    "slope::dup(y.data(), dy.data(), n), n",
+            "gather": "slope::dup(x.data(), dx.data(), n), "
+                      "slope::constant(idx.data(), n), "
+                      "slope::dup(y.data(), dy.data(), n), n, s",
+        }[self.shape]
+        real = self.real
+        tolerance = "slope::testing::Tolerance{1e-2, 1e-3}, " \
+            if real == "float" else ""
+        return (
+            f"TEST(Fuzz{seed}, {self.name}) {{\n"
+            f"  const int n = {n};\n"
+            f"  std::vector<{real}> x = wave<{real}>(n, "
+            f"{self.rng.randint(1, 99)}), "
+            f"y = wave<{real}>(n, {self.rng.randint(1, 99)});\n"
+            f"  std::vector<{real}> dx(n), dy(n);\n"
+            f"  std::vector<int> idx = shuffled(n, {self.rng.randint(1, 99)});\n"
+            f"  {real} s = {self.const()};\n"
+            f"  (void)y; (void)dy; (void)idx; (void)s;\n"
+            f"  EXPECT_TRUE(slope::testing::check_gradient<{self.name}>("
+            f"{tolerance}{args}));\n}}\n")
+
+
+class Helper:
+    """A scalar helper function kernels may call."""
+
+    def __init__(self, rng, name):
+        self.name = name
+        self.kind = rng.choice(["inline", "noinline", "recursive"])
+        stub = Kernel(rng, name, [])
+        leaves = ["a", "b", "a", "b"]
+        self.body = stub.expr(leaves, 2)
+        self.step = stub.bounded(["a", "b", "a"])
+
+    def call(self, a, b):
+        if self.kind == "recursive":
+            return f"{self.name}({a}, {b}, 3)"
+        return f"{self.name}({a}, {b})"
+
+    def source(self):
+        if self.kind == "recursive":
+            return (f"__attribute__((noinline)) double {self.name}"
+                    f"(double a, double b, int depth) {{\n"
+                    f"  if (depth == 0)\n    return {self.body};\n"
+                    f"  return {self.name}({self.step}, b, depth - 1);\n}}\n")
+        attr = "__attribute__((noinline)) " if self.kind == "noinline" else \
+            "inline "
+        return f"{attr}double {self.name}(double a, double b) {{\n" \
+               f"  return {self.body};\n}}\n"
+
+
+PRELUDE = """\
+// Generated by tests/fuzz/generate.py {seed} {count}; do not edit.
+#include <slope/testing.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace {{
+
+inline double square(double v) {{ return v * v; }}
+inline double gauss(double v) {{ return std::exp(-0.5 * v * v); }}
+inline double ratio(double v) {{ return v / std::sqrt(1.0 + v * v); }}
+inline double pick(double a, double b) {{ return a > b ? a : 0.5 * b; }}
+__attribute__((noinline)) double soft(double v) {{
+  return v > 0 ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+}}
+
+struct Pair {{
+  double first, second;
+}};
+Pair rotate(Pair p, double angle) {{
+  double c = std::cos(angle), s = std::sin(angle);
+  return {{c * p.first - s * p.second, s * p.first + c * p.second}};
+}}
+
+template <class T> std::vector<T> wave(int n, int phase) {{
+  std::vector<T> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = static_cast<T>(0.9 * std::sin(0.7 * i + 0.37 * phase));
+  return v;
+}}
+
+// Returns a reference to the larger argument (a select of pointers).
+inline const double &biggest(const double &a, const double &b) {{
+  return a < b ? b : a;
+}}
+
+__attribute__((noinline)) void sinCos(double a, double &s, double &c) {{
+  s = std::sin(a);
+  c = std::cos(a);
+}}
+
+// Throws for arguments the kernels never pass (code with cleanups).
+__attribute__((noinline)) double checkedRoot(double v) {{
+  if (!(v > -1e6))
+    throw std::domain_error("checkedRoot");
+  return std::sqrt(1.0 + v * v);
+}}
+
+template <class T> double sumOfSines(const T *v, int n) {{
+  if (n == 0)
+    return 0;
+  return std::sin(v[0]) * v[0] + sumOfSines(v + 1, n - 1);
+}}
+
+template <class T>
+__attribute__((noinline)) void smoothInPlace(T *v, int n, double w) {{
+  for (int i = 1; i < n; ++i)
+    v[i] = std::tanh(v[i] + 0.3 * w * v[i - 1]);
+}}
+
+std::vector<int> shuffled(int n, int seed) {{
+  std::vector<int> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  std::shuffle(v.begin(), v.end(), std::mt19937(seed));
+  return v;
+}}
+
+"""
+
+
+def main():
+    seed = int(sys.argv[1])
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+    rng = random.Random(seed)
+    helpers = [Helper(rng, f"helper{i}") for i in range(3)]
+    out = [PRELUDE.format(seed=seed, count=count)]
+    out += [h.source() + "\n" for h in helpers]
+    tests = []
+    for k in range(count):
+        kernel = Kernel(rng, f"kernel{k}", helpers)
+        out.append(kernel.source() + "\n")
+        tests.append(kernel.test(rng.choice([1, 2, 3, 5, 8]), seed))
+    out.append("} // namespace\n\n")
+    out += [t + "\n" for t in tests]
+    sys.stdout.write("".join(out))
+
+
+if __name__ == "__main__":
+    main()
