@@ -161,9 +161,12 @@ class Kernel:
                  self.reverse_loop, self.pointer_walk, self.do_while,
                  self.algorithms, self.lambda_capture, self.matrix_local,
                  self.out_params, self.guarded_call, self.recursive_array,
-                 self.largest_reference]
+                 self.largest_reference, self.bulk_copy, self.permute,
+                 self.pointer_select, self.pointer_writes, self.return_inside,
+                 self.table_lookup, self.computed_index, self.segments]
         if self.real == "float":
             kinds.remove(self.largest_reference)
+            kinds.remove(self.computed_index)
         self.rng.choice(kinds)()
 
     def accumulate(self):
@@ -355,6 +358,81 @@ class Kernel:
         self.emit(f"  acc += 0.4 * std::max(x[i], x[i + 1]) * "
                   f"{self.bounded(self.leaves('i'), 1)};")
 
+    def bulk_copy(self):
+        w = self.writable()
+        t = self.fresh("c")
+        self.emit(f"{self.real} {t}[8];")
+        r = self.rng.random()
+        if r < 0.3:
+            self.emit(f"std::copy({w}, {w} + n, {t});")
+        elif r < 0.6:
+            self.emit(f"std::memcpy({t}, {w}, n * sizeof({self.real}));")
+        else:
+            self.emit(f"std::copy(x, x + n, {t});")
+        self.emit("for (int i = 0; i < n; ++i)")
+        leaves = self.leaves("i") + [f"{t}[i]", f"{t}[n - 1 - i]"]
+        self.emit(f"  {w}[i] = {self.bounded(leaves)};")
+        if self.rng.random() < 0.5:
+            self.emit(f"std::fill({t}, {t} + n, {self.real}(0.5));")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.3 * {t}[i] * {self.bounded(self.leaves('i'), 1)};")
+
+    def permute(self):
+        w = self.writable()
+        if self.rng.random() < 0.5:
+            self.emit(f"std::reverse({w}, {w} + n);")
+        else:
+            self.emit("for (int i = 0; i + 1 < n; i += 2)")
+            self.emit(f"  std::swap({w}[i], {w}[i + 1]);")
+
+    def pointer_select(self):
+        w = self.writable()
+        t = self.fresh("q")
+        self.emit(f"{self.real} {t}[8] = {{}};")
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit(f"  {self.real} *dst = (i % 2 == 0) ? {w} : {t};")
+        self.emit(f"  dst[i] = {self.bounded(self.leaves('i'))};")
+        self.emit("}")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.2 * {t}[i];")
+
+    def pointer_writes(self):
+        w = self.writable()
+        self.emit(f"for ({self.real} *p = {w} + 1; p < {w} + n; ++p)")
+        self.emit(f"  *p = {self.bounded(['p[-1]', '*p', 'acc'])};")
+
+    def return_inside(self):
+        if self.shape == "void":
+            return self.accumulate()
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit(f"  acc += 0.3 * {self.bounded(self.leaves('i'))};")
+        self.emit(f"  if (x[i] > 0.85)")
+        self.emit(f"    return {self.result()};")
+        self.emit("}")
+
+    def table_lookup(self):
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += kTable[i % 8] * {self.bounded(self.leaves('i'))};")
+
+    def computed_index(self):
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit("  int k = static_cast<int>(std::fabs(x[i]) * 7.0) % n;")
+        leaves = self.leaves("i") + ["x[k]", "x[k]"]
+        self.emit(f"  acc += 0.3 * {self.bounded(leaves)};")
+        self.emit("}")
+
+    def segments(self):
+        # Row starts from the index array: a CSR-like nested loop.
+        self.emit("for (int r = 0; r + 1 < n; r += 2) {")
+        self.emit("  double row = 0;")
+        self.emit("  for (int p = r; p < std::min(n, r + 1 + idx[r] % 3); ++p)"
+                  if self.shape == "gather" else
+                  "  for (int p = r; p < std::min(n, r + 2); ++p)")
+        leaves = ["x[p]", "x[p]", "row", "acc"]
+        self.emit(f"    row += {self.bounded(leaves)};")
+        self.emit("  acc += 0.2 * row;")
+        self.emit("}")
+
     def result(self):
         leaves = self.leaves(None)
         return f"acc + {self.expr(leaves, 2)}"
@@ -446,6 +524,7 @@ PRELUDE = """\
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <random>
 #include <stdexcept>
@@ -453,6 +532,8 @@ PRELUDE = """\
 #include <vector>
 
 namespace {{
+
+constexpr double kTable[8] = {{0.5, -0.25, 1.0, 0.75, -0.5, 0.125, 2.0, -1.0}};
 
 inline double square(double v) {{ return v * v; }}
 inline double gauss(double v) {{ return std::exp(-0.5 * v * v); }}
