@@ -135,14 +135,14 @@ void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out,
 
 namespace {
 
-/// Allocations (allocas, malloc, new, GPU shared arrays) get a shadow when
-/// they hold floating-point data or pointers, or are copied or cleared as
-/// bytes.
 bool Analysis::isNewAllocation(Value &I) const {
   auto *Call = dyn_cast<CallBase>(&I);
   return isa<AllocaInst>(I) || (Call && asAllocation(*Call, TLI));
 }
 
+/// Allocations (allocas, malloc, new, GPU shared arrays) get a shadow when
+/// they hold floating-point data or pointers, or are copied or cleared as
+/// bytes.
 bool Analysis::isAllocationToShadow(Value &I) {
   auto *Call = dyn_cast<CallBase>(&I);
   auto *Shared = dyn_cast<GlobalVariable>(&I);

@@ -115,14 +115,19 @@ Value *seedAfterSeam(IRBuilderBase &B, Value *Seed) {
   return B.CreateCall(Copy, {Seed}, Seed->getName() + ".after.seam");
 }
 
+namespace {
+void replaceBySeed(CallInst &Copy) {
+  Copy.replaceAllUsesWith(Copy.getArgOperand(0));
+  Copy.eraseFromParent();
+}
+} // namespace
+
 void exposeSeeds(Function &F) {
   for (Instruction &I : make_early_inc_range(instructions(F)))
     if (auto *Call = dyn_cast<CallInst>(&I);
         Call && Call->getCalledFunction() &&
-        Call->getCalledFunction()->getName().starts_with(SeedPrefix)) {
-      Call->replaceAllUsesWith(Call->getArgOperand(0));
-      Call->eraseFromParent();
-    }
+        Call->getCalledFunction()->getName().starts_with(SeedPrefix))
+      replaceBySeed(*Call);
 }
 
 void beginDerivative(StringRef Name) { InProgress.insert(Name); }
@@ -149,11 +154,8 @@ Error endDerivative(StringRef Name, Function *Derivative) {
 void removeSeams(Module &M) {
   for (Function &F : make_early_inc_range(M))
     if (F.getName().starts_with(SeedPrefix)) {
-      for (User *U : make_early_inc_range(F.users())) {
-        auto *Call = cast<CallInst>(U);
-        Call->replaceAllUsesWith(Call->getArgOperand(0));
-        Call->eraseFromParent();
-      }
+      for (User *U : make_early_inc_range(F.users()))
+        replaceBySeed(*cast<CallInst>(U));
       F.eraseFromParent();
     }
   for (Function &F : make_early_inc_range(M))
