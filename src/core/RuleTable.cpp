@@ -38,6 +38,10 @@ Value *invSqrtOneMinusSquare(R r) {
                r.call(Intrinsic::sqrt, {r.sub(r.c(1.0), r.square(r.x(0)))}));
 }
 
+// fdim(a, b) = max(a - b, 0): a's partial is 1 where a > b, b's its negation.
+Value *fdimFirst(R r) { return r.indicator(r.B.CreateFCmpOGT(r.x(0), r.x(1))); }
+Value *fdimSecond(R r) { return r.neg(fdimFirst(r)); }
+
 // 1 / sqrt(x² + c), shared by asinh (c = 1) and acosh (c = -1).
 Value *invSqrtSquarePlus(R r, double C) {
   return r.div(r.c(1.0),
@@ -292,16 +296,7 @@ const DerivativeRule Rules[] = {
     {"fmax", 2, Intrinsic::maxnum, 0, {maxFirst, maxSecond}, false},
     {"minimum", 2, Intrinsic::minimum, 0, {minFirst, minSecond}, false},
     {"maximum", 2, Intrinsic::maximum, 0, {maxFirst, maxSecond}, false},
-    // fdim(a, b) = max(a - b, 0).
-    {"fdim",
-     2,
-     None,
-     0,
-     {[](R r) { return r.indicator(r.B.CreateFCmpOGT(r.x(0), r.x(1))); },
-      [](R r) {
-        return r.neg(r.indicator(r.B.CreateFCmpOGT(r.x(0), r.x(1))));
-      }},
-     false},
+    {"fdim", 2, None, 0, {fdimFirst, fdimSecond}, false},
     {"fma",
      3,
      Intrinsic::fma,
