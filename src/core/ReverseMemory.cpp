@@ -11,6 +11,7 @@
 #include "DiffError.h"
 #include "HeapShadows.h"
 #include "LibC.h"
+#include "Target.h"
 #include "MemoryTypes.h"
 #include "ReverseEmitter.h"
 
@@ -60,12 +61,6 @@ Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
 
 } // namespace
 
-/// GPU code: other threads may accumulate into the same shadow.
-static bool isGPUCode(const Module &M) {
-  Triple T(M.getTargetTriple());
-  return T.isNVPTX() || T.isAMDGPU();
-}
-
 /// Barriers the reverse sweep replays at the mirrored point: what threads
 /// exchanged through memory after the barrier, their adjoints exchange
 /// before it.
@@ -87,7 +82,7 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
   Value *Shadow = shadowAt(Load.getPointerOperand(), B);
   // On a GPU, memory outside the thread's own stack may be read by many
   // threads: their adjoints add up atomically.
-  if (isGPUCode(*Derivative->getParent()) &&
+  if (targetFacts(*Derivative->getParent()).OtherThreadsWrite &&
       !isa<AllocaInst>(getUnderlyingObject(Load.getPointerOperand()))) {
     B.CreateAtomicRMW(AtomicRMWInst::FAdd, Shadow, Adjoint, Load.getAlign(),
                       AtomicOrdering::Monotonic);

@@ -1,5 +1,6 @@
 //===- SharedMemory.cpp ---------------------------------------------------===//
 #include "SharedMemory.h"
+#include "Target.h"
 
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -14,8 +15,7 @@ namespace slope {
 constexpr unsigned SharedAddressSpace = 3;
 
 bool isSharedMemory(const GlobalVariable &GV) {
-  Triple T(GV.getParent()->getTargetTriple());
-  return (T.isNVPTX() || T.isAMDGPU()) &&
+  return targetFacts(*GV.getParent()).HasSharedMemory &&
          GV.getAddressSpace() == SharedAddressSpace;
 }
 

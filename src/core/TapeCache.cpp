@@ -1,6 +1,7 @@
 //===- TapeCache.cpp ------------------------------------------------------===//
 #include "TapeCache.h"
 #include "LibC.h"
+#include "Target.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
@@ -127,8 +128,7 @@ Function *releaseFunction(Module &M) {
 } // namespace
 
 bool keepsTapeBetweenCalls(const Module &M) {
-  Triple T(M.getTargetTriple());
-  return T.isOSLinux() && T.isGNUEnvironment() && !T.isNVPTX() && !T.isAMDGPU();
+  return targetFacts(M).RunsCodeAtThreadExit;
 }
 
 void emitTakeKeptTape(IRBuilderBase &B, Value *Base, Value *Capacity) {

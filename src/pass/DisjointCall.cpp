@@ -2,6 +2,7 @@
 #include "DisjointCall.h"
 
 #include "DiffError.h"
+#include "Target.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Constants.h"
@@ -69,10 +70,9 @@ bool mayCallDisjoint(const MarkerCall &Marker) {
   Function &Target = *Req.Target;
   // GPU code loads nothing again in the reverse sweep (other threads may
   // write in between): a second derivative would gain nothing there.
-  Triple Arch(Target.getParent()->getTargetTriple());
   if (Req.Mode != DiffMode::Reverse || Marker.Extents.empty() ||
       Marker.Call->getFunction()->hasOptNone() || Target.isDeclaration() ||
-      Arch.isNVPTX() || Arch.isAMDGPU())
+      targetFacts(*Target.getParent()).OtherThreadsWrite)
     return false;
   bool AnyExtent = any_of(Marker.Extents, [](Value *Extent) {
     auto *Known = dyn_cast<ConstantInt>(Extent);
