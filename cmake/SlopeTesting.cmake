@@ -3,6 +3,8 @@
 #
 # A GoogleTest executable whose sources are compiled by clang 19 with the
 # Slope plugin and FLAGS (the optimization level under test).
+include(GoogleTest)
+
 function(slope_add_plugin_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;FLAGS;LINK_FLAGS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -15,5 +17,7 @@ function(slope_add_plugin_test name)
   # Rebuild the tests whenever the plugin changes.
   set_source_files_properties(${ARG_SOURCES} PROPERTIES
     OBJECT_DEPENDS "${CMAKE_BINARY_DIR}/lib/SlopeClang.so")
-  add_test(NAME ${name} COMMAND ${name})
+  # One ctest entry per GoogleTest case, named <binary>/<Suite>.<Case>: a
+  # failure names itself.
+  gtest_discover_tests(${name} TEST_PREFIX "${name}/")
 endfunction()

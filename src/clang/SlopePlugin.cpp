@@ -11,6 +11,7 @@
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "LibDevice.h"
+#include "ReverseVerify.h"
 #include "SlopePass.h"
 #include "SourceTypes.h"
 
@@ -69,6 +70,43 @@ struct InactiveAttr : ParsedAttrInfo {
     D->addAttr(AnnotateAttr::Create(S.Context, "slope_inactive", nullptr, 0,
                                     Attr.getRange()));
     return AttributeApplied;
+  }
+};
+
+/// Enzyme attributes that change a derivative and that Slope does not
+/// implement. Ignored with clang's "unknown attribute" warning, they would
+/// give a wrong gradient: each is an error instead.
+struct UnsupportedEnzymeAttr : ParsedAttrInfo {
+  UnsupportedEnzymeAttr() {
+    static constexpr Spelling Spellings[] = {
+        {ParsedAttr::AS_GNU, "enzyme_function_like"},
+        {ParsedAttr::AS_GNU, "enzyme_allocation_like"},
+        {ParsedAttr::AS_GNU, "enzyme_deallocation_like"},
+        {ParsedAttr::AS_GNU, "enzyme_inactive_noblock"},
+        {ParsedAttr::AS_GNU, "enzyme_nofree"},
+        {ParsedAttr::AS_GNU, "enzyme_no_escaping_allocation"},
+        {ParsedAttr::AS_GNU, "enzyme_shouldrecompute"},
+        {ParsedAttr::AS_GNU, "enzyme_sparse_accumulate"}};
+    this->Spellings = Spellings;
+    OptArgs = 15;
+  }
+  AttrHandling handleDeclAttribute(Sema &S, Decl *D,
+                                   const ParsedAttr &Attr) const override {
+    // Clang may hand one attribute over more than once.
+    static std::set<unsigned> Reported;
+    if (!Reported.insert(Attr.getLoc().getRawEncoding()).second)
+      return AttributeNotApplied;
+    DiagnosticsEngine &Diags = S.getDiagnostics();
+    Diags.Report(Attr.getLoc(),
+                 Diags.getCustomDiagID(
+                     DiagnosticsEngine::Error,
+                     "slope: Enzyme's attribute '%0' is not supported: "
+                     "Slope would differentiate the function as if it were "
+                     "absent; give the function a SLOPE_CUSTOM_DERIVATIVE "
+                     "(or __enzyme_register_gradient/derivative) or mark it "
+                     "SLOPE_INACTIVE instead"))
+        << Attr.getAttrName()->getName();
+    return AttributeNotApplied;
   }
 };
 
@@ -178,7 +216,8 @@ protected:
   }
 
   /// -fplugin-arg-slope-dump (or -Xclang -plugin-arg-slope -Xclang dump)
-  /// prints every generated derivative.
+  /// prints every generated derivative; -fplugin-arg-slope-verify checks
+  /// at run time what the reverse sweeps do not tape (ReverseVerify.h).
   bool ParseArgs(const CompilerInstance &CI,
                  const std::vector<std::string> &Args) override {
     for (const std::string &Arg : Args) {
@@ -186,10 +225,14 @@ protected:
         setDumpDerivatives(true);
         continue;
       }
+      if (Arg == "verify") {
+        setVerifyReverseSweeps(true);
+        continue;
+      }
       DiagnosticsEngine &Diags = CI.getDiagnostics();
       Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
                                          "slope: unknown plugin option '%0' "
-                                         "(known: dump)"))
+                                         "(known: dump, verify)"))
           << Arg;
       return false;
     }
@@ -206,5 +249,8 @@ static ParsedAttrInfoRegistry::Add<slope::PluginPresentAttr>
     PluginPresent("slope_plugin", "marks that the Slope plugin is loaded");
 static ParsedAttrInfoRegistry::Add<slope::InactiveAttr>
     Inactive("slope_inactive", "a function Slope never differentiates");
+static ParsedAttrInfoRegistry::Add<slope::UnsupportedEnzymeAttr>
+    UnsupportedEnzyme("enzyme_unsupported",
+                      "Enzyme attributes Slope refuses rather than ignores");
 static FrontendPluginRegistry::Add<slope::SlopeAction>
     Plugin("slope", "automatic differentiation of grad<>/derivative<> calls");

@@ -15,6 +15,8 @@
 #include "Rules.h"
 #include "SplitDerivative.h"
 
+#include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
@@ -113,6 +115,35 @@ Error ReverseEmitter::emitSplitCallReverse(CallBase &Call,
         accumulate(Call.getArgOperand(I), B.CreateExtractValue(Result, Field++),
                    B);
   Lane = 0;
+  return Error::success();
+}
+
+Error ReverseEmitter::checkCustomPullbackMemory(LaterWrites &Later) {
+  for (Instruction &I : instructions(*Derivative)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    const CustomRule *Rule =
+        Call ? customRuleOfCall(*Call, Req.Rules) : nullptr;
+    if (!Rule || !Rule->Pullback)
+      continue;
+    for (Use &Arg : Call->args()) {
+      if (!Arg->getType()->isPointerTy() || isa<Constant>(Arg))
+        continue;
+      Instruction *Writer =
+          Later.laterWriter(*Call, MemoryLocation::getBeforeOrAfter(Arg));
+      if (!Writer)
+        continue;
+      std::string Where;
+      if (const DILocation *Loc = Writer->getDebugLoc())
+        Where = " (at line " + std::to_string(Loc->getLine()) + ")";
+      return unsupported(
+          *Call, "argument " + std::to_string(Arg.getOperandNo() + 1) +
+                     " points to memory that a later write" + Where +
+                     " may change before the reverse sweep runs the custom "
+                     "pullback, which would read the new contents; copy "
+                     "what the call reads into memory nothing writes after "
+                     "it");
+    }
+  }
   return Error::success();
 }
 

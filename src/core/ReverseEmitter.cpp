@@ -21,9 +21,11 @@
 #include "Differentiator.h"
 #include "Emitters.h"
 #include "Preprocess.h"
+#include "ReverseVerify.h"
 #include "Rules.h"
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
+#include "Target.h"
 #include "Tape.h"
 #include "UnwrittenMemory.h"
 
@@ -107,84 +109,6 @@ void ReverseEmitter::accumulate(Value *V, Value *Contribution,
                 Slot);
 }
 
-/// Values the reverse sweep recomputes from their operands instead of
-/// taping them: address and integer arithmetic, comparisons, and
-/// floating-point arithmetic as cheap as the memory traffic a tape entry
-/// costs (add, sub, mul, fma, negation, conversions, selects). Divisions
-/// and calls (sqrt, exp, sin, ...) are taped.
-bool isCheapToRecompute(const Instruction &I) {
-  if (isa<GetElementPtrInst>(I) || isa<CmpInst>(I) || isa<SelectInst>(I) ||
-      isa<CastInst>(I) || isa<UnaryOperator>(I))
-    return true;
-  if (isa<BinaryOperator>(I))
-    return !I.isIntDivRem() && I.getOpcode() != Instruction::FDiv &&
-           I.getOpcode() != Instruction::FRem;
-  if (auto *Intrinsic = dyn_cast<IntrinsicInst>(&I))
-    switch (Intrinsic->getIntrinsicID()) {
-    case Intrinsic::fmuladd:
-    case Intrinsic::fma:
-    case Intrinsic::fabs:
-    case Intrinsic::smax:
-    case Intrinsic::smin:
-    case Intrinsic::umax:
-    case Intrinsic::umin:
-      return true;
-    default:
-      return false;
-    }
-  return false;
-}
-
-Value *ReverseEmitter::recompute(Instruction &I, IRBuilderBase &B) {
-  Instruction *Copy = I.clone();
-  for (Use &Op : Copy->operands())
-    Op.set(primalValue(Op.get(), B));
-  B.Insert(Copy, I.getName() + ".redo");
-  return Copy;
-}
-
-Value *ReverseEmitter::primalValue(Value *V, IRBuilderBase &B) {
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || I->getParent() == &Derivative->getEntryBlock())
-    return V;
-  if (Value *Known = Reloaded.lookup({V, B.GetInsertBlock()}))
-    return Known;
-  Value *Result;
-  // Needed by a block outside every loop, a value has one instance there:
-  // the last one, which a slot keeps as well as the tape would.
-  if (InLoop.contains(I->getParent()) && InLoop.contains(CurrentPrimal)) {
-    if (Value *Recomputed = inductionValue(*I, B))
-      Result = Recomputed;
-    else if (isCheapToRecompute(*I) && recomputingSavesTape(*I))
-      Result = recompute(*I, B);
-    else if (Value *Again = shiftedLoadValue(*I, B))
-      Result = Again;
-    else if (Value *Invariant = loopInvariantValue(*I, B))
-      Result = Invariant;
-    else if (isRepeatableLoad(*I))
-      Result = recompute(*I, B);
-    else if (Value *Before = snapshotValue(*I, B))
-      Result = Before;
-    else // the frame is read at the top of the primal block's reverse
-      Result = TheTape->read(*CurrentPrimal, *ReverseOf[CurrentPrimal], V);
-  } else {
-    // Computed at most once per call, or needed only in its last instance:
-    // a stack slot holds it.
-    AllocaInst *&Slot = CacheSlots[V];
-    if (!Slot) {
-      Slot = entrySlot(V->getType(), V->getName() + ".cache", nullptr);
-      IRBuilder<> Store(I->getParent(),
-                        isa<PHINode>(I) ? I->getParent()->getFirstInsertionPt()
-                                        : std::next(I->getIterator()));
-      Store.CreateStore(V, Slot);
-    }
-    Result = B.CreateLoad(V->getType(), Slot, V->getName() + ".reload");
-  }
-  // recompute() may have filled the map: look the entry up again.
-  Reloaded[{V, B.GetInsertBlock()}] = Result;
-  return Result;
-}
-
 void ReverseEmitter::recordIncomingEdges(BasicBlock &BB) {
   SmallVector<BasicBlock *, 4> &Preds = UniquePreds[&BB];
   for (BasicBlock *P : predecessors(&BB))
@@ -237,10 +161,14 @@ Value *ReverseEmitter::enteringEdge(BasicBlock &BB, IRBuilderBase &B) {
   BasicBlock *Direct = Guard->getParent();
   BasicBlock *Other = Preds[0] == Direct ? Preds[1] : Preds[0];
   bool TrueEntersDirectly = Guard->getSuccessor(0) == &BB;
-  return B.CreateSelect(primalValue(Guard->getCondition(), B),
-                        IndexOf(TrueEntersDirectly ? Direct : Other),
-                        IndexOf(TrueEntersDirectly ? Other : Direct),
-                        "came.from.guard");
+  Value *Edge = B.CreateSelect(primalValue(Guard->getCondition(), B),
+                               IndexOf(TrueEntersDirectly ? Direct : Other),
+                               IndexOf(TrueEntersDirectly ? Other : Direct),
+                               "came.from.guard");
+  if (Verifying)
+    emitVerifyCheck(B, Edge, primalValue(CameFrom[&BB], B), *Guard,
+                    "(the edge a branch took) recomputed from its condition");
+  return Edge;
 }
 
 void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
@@ -402,14 +330,24 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
 
 Expected<Function *> ReverseEmitter::run() {
   createSignatureAndClone();
+  Verifying = verifyReverseSweeps() &&
+              targetFacts(*Derivative->getParent()).ReportsAtRunTime;
   LoadWriters Writers;
-  if (!Req.Split)
-    Writers = findLoadWriters(*Derivative, TLI);
+  {
+    LaterWrites Later(*Derivative, TLI);
+    // A split derivative's caller may write memory between its parts:
+    // nothing is loaded again there.
+    if (!Req.Split)
+      Writers = Later.sortLoads();
+    if (Error E = checkCustomPullbackMemory(Later))
+      return std::move(E);
+  }
   Unwritten = std::move(Writers.Unwritten);
+  LaterWriter = std::move(Writers.LaterWriter);
   analyzeLoops();
   if (!InLoop.empty()) {
     TheTape.emplace(*Derivative);
-    TheTape->setUnwritten(Unwritten);
+    TheTape->setLaterWriters(LaterWriter);
   }
 
   localizeSharedMemory(*Derivative);

@@ -8,7 +8,9 @@
 #include "DiffRequest.h"
 #include "Shadows.h"
 #include "Tape.h"
+#include "UnwrittenMemory.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -27,6 +29,18 @@ bool isCheapToRecompute(const llvm::Instruction &I);
 /// Builds one reverse-mode derivative; see ReverseEmitter.cpp.
 class ReverseEmitter {
 public:
+  /// How the reverse sweep gets a primal value from inside a loop (see
+  /// ReversePlan.cpp).
+  enum class PrimalSource {
+    Induction,
+    Recompute,
+    ShiftedLoad,
+    LoopInvariant,
+    LoadAgain,
+    PreImage,
+    Tape
+  };
+
   ReverseEmitter(const DiffRequest &Req, llvm::Function &Primal,
                  const llvm::TargetLibraryInfo &TLI)
       : Req(Req), Primal(Primal), TLI(TLI) {}
@@ -179,16 +193,35 @@ private:
   /// Reverse code is emitted once per lane for the lane in Lane.
   unsigned Lane = 0;
   llvm::SmallVector<std::unique_ptr<ShadowMap>, 1> LaneShadows;
+  // The tape planner (ReversePlan.cpp).
   llvm::Value *recompute(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// The way the reverse of the current block gets \p I, defined in a
+  /// loop around it: legality first, then cost.
+  PrimalSource planInLoop(llvm::Instruction &I);
+  /// \p I obtained the way \p Source says.
+  llvm::Value *valueInLoop(llvm::Instruction &I, PrimalSource Source,
+                           llvm::IRBuilderBase &B);
+  /// -Rpass-analysis=slope: the decision, once per value and way.
+  void explainPlan(llvm::Instruction &I, PrimalSource Source);
+  /// \p Cheap, in verify mode checked against \p I read from the tape.
+  llvm::Value *checkedAgainstTape(llvm::Value *Cheap, llvm::Instruction &I,
+                                  llvm::StringRef How,
+                                  llvm::IRBuilderBase &B);
   /// Whether recomputing floating-point \p I (cheap) tapes no more than
   /// taping it would: at most one operand needs its own entry per
   /// iteration. Address and integer arithmetic is always recomputed.
   bool recomputingSavesTape(llvm::Instruction &I);
-  /// Whether the reverse sweep reads \p V again from memory no instruction
-  /// writes, or recomputes it, with no tape entry per iteration (looking
-  /// \p Depth operands deep).
+  /// Whether the reverse sweep loads \p V again from memory no later
+  /// write changes, or recomputes it, with no tape entry per iteration
+  /// (looking \p Depth operands deep).
   bool availableWithoutTape(llvm::Value *V, unsigned Depth = 6);
+  /// Legality of the ways that avoid the tape.
+  bool isInductionHere(llvm::Instruction &I);
   bool isRepeatableLoad(llvm::Instruction &I);
+  bool isPreImageLoad(llvm::Instruction &I);
+  llvm::DenseSet<std::pair<llvm::Instruction *, PrimalSource>> Explained;
+  /// Verify mode, where the target can report at run time.
+  bool Verifying = false;
   // Pre-images of bulk writes (ReverseSnapshots.cpp).
   struct Snapshot {
     /// The heap copy of what the write overwrites (primal sweep).
@@ -222,9 +255,14 @@ private:
   /// The instructions that take the pre-images: no reverse code.
   llvm::SmallPtrSet<llvm::Instruction *, 8> SnapshotCopies;
 
-  /// Loads of memory the function never writes (none for split
+  /// Loads of memory no later write changes (none for split
   /// derivatives); see UnwrittenMemory.h.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
+  /// For the other loads, a later write that may change their memory.
+  llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriter;
+  /// A custom pullback reads memory through its pointer arguments when the
+  /// reverse sweep runs: an error where a later write may have changed it.
+  llvm::Error checkCustomPullbackMemory(LaterWrites &Later);
   bool ResultIsFP = false;
   /// One per lane when the result is floating-point.
   llvm::SmallVector<llvm::Argument *, 1> Seeds;

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
+#include "ReverseVerify.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -146,8 +147,6 @@ bool ReverseEmitter::isShiftedLoadAvailable(Instruction &I, unsigned Depth) {
 }
 
 Value *ReverseEmitter::shiftedLoadValue(Instruction &I, IRBuilderBase &B) {
-  if (!isShiftedLoadAvailable(I, 6))
-    return nullptr;
   const ShiftedLoad &Shifted = ShiftedLoads.find(cast<PHINode>(&I))->second;
   Value *Count = B.CreateLoad(B.getInt64Ty(), Shifted.Loop->Counter);
   Value *Address = B.CreateGEP(
@@ -158,13 +157,7 @@ Value *ReverseEmitter::shiftedLoadValue(Instruction &I, IRBuilderBase &B) {
 }
 
 Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
-  auto It = Inductions.find(&I);
-  if (It == Inductions.end())
-    return nullptr;
-  const Induction &IV = It->second;
-  // The counter holds this loop's iteration only inside its reverse.
-  if (!IV.Loop->Blocks.contains(CurrentPrimal))
-    return nullptr;
+  const Induction &IV = Inductions.find(&I)->second;
   Value *Count = B.CreateLoad(B.getInt64Ty(), IV.Loop->Counter);
   Type *Ty = I.getType();
   Value *Scaled = B.CreateMul(B.CreateSExtOrTrunc(Count, Ty),
@@ -178,10 +171,18 @@ void ReverseEmitter::enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
     if (L->Blocks.contains(&From) && !L->Blocks.contains(&To)) {
       // The trip count recomputed, when that needs no tape, else the
       // iteration at exit as the primal sweep recorded it.
-      Value *Last = L->TakenCount && availableWithoutTape(L->TakenCount)
-                        ? L->TakenCount
-                        : L->Iteration;
-      B.CreateStore(primalValue(Last, B), L->Counter);
+      Value *Last;
+      if (L->TakenCount && availableWithoutTape(L->TakenCount)) {
+        Last = primalValue(L->TakenCount, B);
+        if (Verifying)
+          emitVerifyCheck(B, Last, primalValue(L->Iteration, B),
+                          *L->Header->getFirstNonPHI(),
+                          "(the loop's trip count) recomputed from its "
+                          "operands");
+      } else {
+        Last = primalValue(L->Iteration, B);
+      }
+      B.CreateStore(Last, L->Counter);
     }
 }
 
@@ -228,43 +229,6 @@ Value *ReverseEmitter::loopInvariantValue(Instruction &I, IRBuilderBase &B) {
     AtRead.CreateStore(Read, Slot);
   }
   return B.CreateLoad(I.getType(), Slot, I.getName() + ".invariant");
-}
-
-bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
-  if (!I.getType()->isFPOrFPVectorTy())
-    return true;
-  // Cheap operands count as free whatever their own operands need.
-  SmallPtrSet<Value *, 4> Taped;
-  for (Value *Op : I.operands()) {
-    auto *OpI = dyn_cast<Instruction>(Op);
-    if (OpI && !availableWithoutTape(OpI, /*Depth=*/0) &&
-        !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI))
-      Taped.insert(OpI);
-  }
-  return Taped.size() <= 1;
-}
-
-bool ReverseEmitter::isRepeatableLoad(Instruction &I) {
-  auto *Load = dyn_cast<LoadInst>(&I);
-  return Load && Unwritten.contains(Load) &&
-         availableWithoutTape(Load->getPointerOperand());
-}
-
-bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
-  auto *I = dyn_cast<Instruction>(V);
-  if (!I || !InLoop.contains(I->getParent()) || Inductions.count(I) ||
-      invariantLoopExit(*I))
-    return true;
-  if (Depth == 0)
-    return false;
-  if (isa<PHINode>(I))
-    return isShiftedLoadAvailable(*I, Depth - 1);
-  if (auto *Load = dyn_cast<LoadInst>(I))
-    return Unwritten.contains(Load) &&
-           availableWithoutTape(Load->getPointerOperand(), Depth - 1);
-  return isCheapToRecompute(*I) && all_of(I->operands(), [&](Value *Op) {
-           return availableWithoutTape(Op, Depth - 1);
-         });
 }
 
 void ReverseEmitter::reserveTapeForLoops() {

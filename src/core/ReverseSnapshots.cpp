@@ -134,12 +134,7 @@ void ReverseEmitter::restoreFinalMemory(IRBuilderBase &B) {
 }
 
 Value *ReverseEmitter::snapshotValue(Instruction &I, IRBuilderBase &B) {
-  auto *Load = dyn_cast<LoadInst>(&I);
-  MemIntrinsic *Write = Load ? SnapshotOf.lookup(Load) : nullptr;
-  // Requested elsewhere, a bulk write could lie between the load and the
-  // request.
-  if (!Write || CurrentPrimal != Load->getParent())
-    return nullptr;
+  auto *Load = cast<LoadInst>(&I);
   return B.CreateAlignedLoad(Load->getType(),
                              primalValue(Load->getPointerOperand(), B),
                              Load->getAlign(), Load->getName() + ".pre");

@@ -6,6 +6,7 @@
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
@@ -66,24 +67,34 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
 }
 
 /// What the entry holds, in words, for -Rpass-analysis=slope.
-static std::string
-describeTapedValue(const Instruction &I,
-                   const SmallPtrSetImpl<LoadInst *> *Unwritten) {
+static std::string describeTapedValue(
+    const Instruction &I,
+    const DenseMap<LoadInst *, Instruction *> *LaterWriters) {
   std::string Type;
   raw_string_ostream OS(Type);
   I.getType()->print(OS);
   if (auto *Load = dyn_cast<LoadInst>(&I)) {
+    Instruction *Writer =
+        LaterWriters ? LaterWriters->lookup(const_cast<LoadInst *>(Load))
+                     : nullptr;
+    if (!Writer)
+      return "a " + Type + " loaded from memory";
+    const Value *Read = getUnderlyingObject(Load->getPointerOperand());
+    const Value *Written = nullptr;
+    if (auto *Store = dyn_cast<StoreInst>(Writer))
+      Written = getUnderlyingObject(Store->getPointerOperand());
+    else if (auto *Bulk = dyn_cast<MemIntrinsic>(Writer))
+      Written = getUnderlyingObject(Bulk->getRawDest());
     // Through a parameter that may overlap another: say what would help.
-    auto *Param =
-        dyn_cast<Argument>(getUnderlyingObject(Load->getPointerOperand()));
-    bool MayBeWritten =
-        !Unwritten || !Unwritten->contains(const_cast<LoadInst *>(Load));
-    if (Param && !Param->hasNoAliasAttr() && MayBeWritten)
+    auto *Param = dyn_cast<Argument>(Read);
+    if (Param && !Param->hasNoAliasAttr() && Written != Read)
       return "a " + Type +
              " loaded from memory that a write through another pointer may "
              "change (declare the pointer parameters __restrict, or pass "
              "every pointer with its extent)";
-    return "a " + Type + " loaded from memory";
+    return "a " + Type +
+           " loaded from memory that a later write (here, or in a later "
+           "iteration) may change";
   }
   // Values the emitters introduce.
   if (I.getName().starts_with("pre.image"))
@@ -108,7 +119,7 @@ void Tape::explainEntry(Value *V) {
   ORE.emit([&] {
     return OptimizationRemarkAnalysis("slope", "Taped", I)
            << "the reverse sweep of '" << ore::NV("Function", &F) << "' tapes "
-           << describeTapedValue(*I, Unwritten) << " ("
+           << describeTapedValue(*I, LaterWriters) << " ("
            << ore::NV("Bytes", slotBytes(V->getType()))
            << " bytes each time this runs)";
   });

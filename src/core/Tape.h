@@ -47,10 +47,11 @@ public:
   /// Frees the tape's memory at \p B's insertion point.
   void emitFree(llvm::IRBuilderBase &B);
 
-  /// Loads of memory nothing in the function writes: remarks then do not
-  /// blame aliasing for taping them.
-  void setUnwritten(const llvm::SmallPtrSetImpl<llvm::LoadInst *> &Loads) {
-    Unwritten = &Loads;
+  /// For loads whose memory a later write may change, one such write:
+  /// remarks say what it is.
+  void setLaterWriters(
+      const llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> &Writers) {
+    LaterWriters = &Writers;
   }
 
 private:
@@ -78,7 +79,8 @@ private:
   llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
-  const llvm::SmallPtrSetImpl<llvm::LoadInst *> *Unwritten = nullptr;
+  const llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> *LaterWriters =
+      nullptr;
 };
 
 } // namespace slope

@@ -12,7 +12,6 @@
 #include "llvm/Analysis/TypeBasedAliasAnalysis.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -44,47 +43,80 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
   return true;
 }
 
-LoadWriters findLoadWriters(Function &F, const TargetLibraryInfo &TLI) {
-  LoadWriters Result;
-  if (targetFacts(*F.getParent()).OtherThreadsWrite)
-    return Result;
+struct LaterWrites::Analyses {
+  Analyses(Function &F, const TargetLibraryInfo &TLI)
+      : F(F), DT(F), LI(DT), AC(F),
+        Basic(F.getDataLayout(), F, TLI, AC, &DT), AA(TLI), Batch(AA) {
+    AA.addAAResult(Basic);
+    AA.addAAResult(TypeBased);
+    if (scopesHoldAcrossIterations(F, LI))
+      AA.addAAResult(ScopedNoAlias);
+    // The access and the write may be in different iterations of a loop
+    // around both (or the write after the loop, in terms of the last
+    // iteration's values): never compare addresses as if one iteration
+    // computed both.
+    Batch.enableCrossIterationMode();
+    OtherThreadsWrite = targetFacts(*F.getParent()).OtherThreadsWrite;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (writesVisibleMemory(I))
+          Writers.push_back(&I);
+  }
 
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  SmallVector<LoadInst *, 32> Candidates;
-  SmallVector<Instruction *, 32> Writers;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB) {
-      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
-        Candidates.push_back(Load);
-      else if (writesVisibleMemory(I))
-        Writers.push_back(&I);
-    }
-  if (Candidates.empty() ||
-      uint64_t(Candidates.size()) * Writers.size() > MaxQueries)
-    return Result;
+  /// Whether \p W may run after \p At and change \p Where.
+  bool changesLater(Instruction *W, Instruction &At,
+                    const MemoryLocation &Where) {
+    return W != &At && isModSet(Batch.getModRefInfo(W, Where)) &&
+           isPotentiallyReachable(&At, W, nullptr, &DT, &LI);
+  }
 
-  AssumptionCache AC(F);
-  BasicAAResult Basic(F.getDataLayout(), F, TLI, AC, &DT);
+  Function &F;
+  DominatorTree DT;
+  LoopInfo LI;
+  AssumptionCache AC;
+  BasicAAResult Basic;
   TypeBasedAAResult TypeBased;
   ScopedNoAliasAAResult ScopedNoAlias;
-  AAResults AA(TLI);
-  AA.addAAResult(Basic);
-  AA.addAAResult(TypeBased);
-  if (scopesHoldAcrossIterations(F, LI))
-    AA.addAAResult(ScopedNoAlias);
-  BatchAAResults Batch(AA);
-  // The load and the write may be in different iterations of a loop around
-  // both (or the write after the loop, in terms of the last iteration's
-  // values): never compare addresses as if one iteration computed both.
-  Batch.enableCrossIterationMode();
+  AAResults AA;
+  BatchAAResults Batch;
+  bool OtherThreadsWrite = false;
+  SmallVector<Instruction *, 32> Writers;
+};
+
+LaterWrites::LaterWrites(Function &F, const TargetLibraryInfo &TLI)
+    : A(std::make_unique<Analyses>(F, TLI)) {}
+
+LaterWrites::~LaterWrites() = default;
+
+Instruction *LaterWrites::laterWriter(Instruction &At,
+                                      const MemoryLocation &Where) {
+  if (A->OtherThreadsWrite)
+    return &At;
+  for (Instruction *W : A->Writers)
+    if (A->changesLater(W, At, Where))
+      return W;
+  return nullptr;
+}
+
+LoadWriters LaterWrites::sortLoads() {
+  LoadWriters Result;
+  if (A->OtherThreadsWrite)
+    return Result;
+  SmallVector<LoadInst *, 32> Candidates;
+  for (BasicBlock &BB : A->F)
+    for (Instruction &I : BB)
+      if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+        Candidates.push_back(Load);
+  if (Candidates.empty() ||
+      uint64_t(Candidates.size()) * A->Writers.size() > MaxQueries)
+    return Result;
+
   for (LoadInst *Load : Candidates) {
     MemoryLocation Where = MemoryLocation::get(Load);
     Instruction *Writer = nullptr;
     bool Several = false;
-    for (Instruction *W : Writers) {
-      if (!isModSet(Batch.getModRefInfo(W, Where)) ||
-          !isPotentiallyReachable(Load, W, nullptr, &DT, &LI))
+    for (Instruction *W : A->Writers) {
+      if (!A->changesLater(W, *Load, Where))
         continue;
       Several = Writer != nullptr;
       Writer = W;
@@ -96,6 +128,8 @@ LoadWriters findLoadWriters(Function &F, const TargetLibraryInfo &TLI) {
     else if (auto *Bulk = dyn_cast<MemIntrinsic>(Writer);
              !Several && Bulk && !Bulk->isVolatile())
       Result.OnlyBulkWriter[Load] = Bulk;
+    if (Writer)
+      Result.LaterWriter[Load] = Writer;
   }
   return Result;
 }

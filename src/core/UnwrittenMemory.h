@@ -17,10 +17,13 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+
+#include <memory>
 
 namespace slope {
 
@@ -30,16 +33,34 @@ struct LoadWriters {
   /// Loads whose memory only one memcpy/memmove/memset that may follow
   /// them can change, in program order.
   llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> OnlyBulkWriter;
+  /// For each other load, a later write that may change its memory.
+  llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriter;
 };
 
-/// Sorts the simple loads of \p F by which later writes may change their
-/// memory, as far as alias analysis (BasicAA across iterations, TBAA,
-/// scoped noalias where its scopes are declared outside every loop) and
-/// the CFG can tell. Math library calls with derivative rules write only
-/// errno. Empty for GPU code, where other threads may write between the
-/// sweeps.
-LoadWriters findLoadWriters(llvm::Function &F,
-                            const llvm::TargetLibraryInfo &TLI);
+/// The writes of a function that may change memory after a given point,
+/// as far as alias analysis (BasicAA across iterations, TBAA, scoped
+/// noalias where its scopes are declared outside every loop) and the CFG
+/// can tell. Math library calls with derivative rules write only errno.
+/// In GPU code other threads may write between the sweeps: every location
+/// counts as written there.
+class LaterWrites {
+public:
+  LaterWrites(llvm::Function &F, const llvm::TargetLibraryInfo &TLI);
+  ~LaterWrites();
+
+  /// Sorts the simple loads of the function by the later writes that may
+  /// change their memory.
+  LoadWriters sortLoads();
+
+  /// A write other than \p At that may run after \p At and change
+  /// \p Where, or null when there is none.
+  llvm::Instruction *laterWriter(llvm::Instruction &At,
+                                 const llvm::MemoryLocation &Where);
+
+private:
+  struct Analyses;
+  std::unique_ptr<Analyses> A;
+};
 
 } // namespace slope
 

@@ -9,6 +9,7 @@
 #include "EnzymeCall.h"
 #include "LibDevice.h"
 #include "MarkerCall.h"
+#include "ReverseVerify.h"
 #include "Rules.h"
 #include "SourceTypes.h"
 #include "SplitDerivative.h"
@@ -402,8 +403,11 @@ void registerSlopePass(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "slope")
+        // slope<verify>: verify mode, as -fplugin-arg-slope-verify.
+        if (Name != "slope" && Name != "slope<verify>")
           return false;
+        if (Name == "slope<verify>")
+          setVerifyReverseSweeps(true);
         MPM.addPass(SlopePass());
         return true;
       });

@@ -2,8 +2,9 @@
 # Differential testing: for each seed, generate.py writes a file of random
 # kernels with GoogleTest checks of their gradients (central differences,
 # forward against reverse mode). The file is compiled with the plugin at
-# -O0, at -O2, at -O2 with -fno-math-errno (math calls become intrinsics)
-# and at -O2 under AddressSanitizer, and run. Any Slope diagnostic,
+# -O0, at -O2, at -O2 with -fno-math-errno (math calls become intrinsics),
+# at -O2 under AddressSanitizer and at -O2 in verify mode (what the reverse
+# sweeps do not tape is checked against the tape), and run. Any Slope diagnostic,
 # compiler crash, memory error or wrong gradient fails.
 #
 # usage: run-fuzz.sh <clang++> <SlopeClang.so> <include dir> <work dir> <seed>...
@@ -18,7 +19,12 @@ for s in "$@"; do
   if [[ $s == *-* ]]; then seeds+=($(seq "${s%-*}" "${s#*-}")); else seeds+=("$s"); fi
 done
 configs=("O0:-O0" "O2:-O2" "O2-intrinsics:-O2 -fno-math-errno"
-         "O2-asan:-O2 -fsanitize=address -fno-omit-frame-pointer")
+         "O2-asan:-O2 -fsanitize=address -fno-omit-frame-pointer"
+         "O2-verify:-O2 -fplugin-arg-slope-verify")
+# By hand, FUZZ_ALL=1 adds -O1, -O3 and -O0 in verify mode.
+if [[ ${FUZZ_ALL:-0} == 1 ]]; then
+  configs+=("O1:-O1" "O3:-O3" "O0-verify:-O0 -fplugin-arg-slope-verify")
+fi
 status=0
 for seed in "${seeds[@]}"; do
   source="$work/fuzz$seed.cpp"

@@ -3,7 +3,7 @@
 // RUN: %clangxx -std=c++17 -O2 -fplugin=%slope_plugin -fplugin-arg-slope-dump -I%include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clangxx -std=c++17 -O0 -fplugin=%slope_plugin -Xclang -plugin-arg-slope -Xclang dump -I%include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: not %clangxx -std=c++17 -fplugin=%slope_plugin -fplugin-arg-slope-verbose -I%include -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=UNKNOWN
-// UNKNOWN: error: slope: unknown plugin option 'verbose' (known: dump)
+// UNKNOWN: error: slope: unknown plugin option 'verbose' (known: dump, verify)
 #include <slope/slope.hpp>
 
 #include <cmath>
