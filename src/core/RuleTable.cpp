@@ -78,9 +78,11 @@ const DerivativeRule Rules[] = {
      {[](R r) { return r.div(r.c(1.0), r.x(1)); },
       [](R r) { return r.neg(r.mul(r.y(), r.div(r.c(1.0), r.x(1)))); }},
      true,
-     // A normal or infinite divisor: 1/b is finite.
+     // 1/b is finite for a normal divisor, but y·(1/b) = a/b² only for
+     // |b| ≥ 1.
      1,
-     fcZero | fcSubnormal},
+     fcZero | fcSubnormal,
+     1.0},
     {"fneg", 1, None, Instruction::FNeg, {minusOne}, false},
 
     // Powers and roots.

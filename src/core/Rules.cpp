@@ -31,6 +31,10 @@ bool RuleOperands::avoidsSingularity(const DerivativeRule &Rule) const {
   const auto *Call = dyn_cast<CallBase>(&Primal);
   Value *Operand = Call ? Call->getArgOperand(Rule.SingularOperand)
                         : Primal.getOperand(Rule.SingularOperand);
+  if (Rule.FiniteFrom > 0) {
+    std::optional<double> Bound = positiveLowerBound(Operand);
+    return Bound && *Bound >= Rule.FiniteFrom;
+  }
   // A positive normal number (or infinity, or NaN) avoids every singular
   // class a rule names: zero, subnormals, negatives.
   if (isKnownNormalPositive(Operand))

@@ -92,6 +92,10 @@ struct DerivativeRule {
   /// classes, and then need no guard (√x with x ≥ ε in an n-body kernel).
   unsigned SingularOperand = 0;
   llvm::FPClassTest SingularAt = llvm::fcNone;
+  /// When nonzero, the classes do not suffice: the partials are finite
+  /// only for an operand provably at least this (y/b for a/b needs b ≥ 1:
+  /// with b = DBL_MIN it overflows while a/b does not).
+  double FiniteFrom = 0;
   /// Rounding-like operations whose partials are all zero.
   bool isPiecewiseConstant() const {
     return !Partials[0] && !Partials[1] && !Partials[2];

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cfloat>
 #include <cmath>
 
 namespace {
@@ -14,6 +15,17 @@ double scaledInverse(double x, double c) { return c * (1.0 / x); }
 double scaledPow(double x, double y, double c) { return c * std::pow(x, y); }
 double scaledAcosh(double x, double c) { return c * std::acosh(x); }
 double scaledAtanh(double x, double c) { return c * std::atanh(x); }
+// Positive divisors that can be tiny: a / b is finite, but the partial
+// -(a / b) / b overflows, so the guard must stay.
+double tinyDivisor(double x, double y, double c) {
+  return c * (x / (y * y + DBL_MIN));
+}
+double tinyAbsDivisor(double x, double y, double c) {
+  return c * (x / (std::fabs(y) + 1e-300));
+}
+float tinyFloatDivisor(float x, float y, float c) {
+  return c * (x / (y * y + FLT_MIN));
+}
 double unusedSqrt(double x, double y) {
   double s = std::sqrt(x);
   return y > 0 ? s : y;
@@ -31,6 +43,25 @@ TEST(SingularPoints, ZeroAdjointStaysZero) {
   auto [UX, UY] = slope::grad<unusedSqrt>(0.0, -1.0);
   EXPECT_EQ(UX, 0.0);
   EXPECT_EQ(UY, 1.0);
+}
+
+TEST(SingularPoints, TinyPositiveDivisorKeepsItsGuard) {
+  auto [X, Y] = slope::grad<tinyDivisor>(1.0, 0.0, slope::constant(0.0));
+  EXPECT_EQ(X, 0.0);
+  EXPECT_EQ(Y, 0.0);
+  auto [AX, AY] = slope::grad<tinyAbsDivisor>(1.0, 0.0, slope::constant(0.0));
+  EXPECT_EQ(AX, 0.0);
+  EXPECT_EQ(AY, 0.0);
+  auto [FX, FY] =
+      slope::grad<tinyFloatDivisor>(1.0f, 0.0f, slope::constant(0.0f));
+  EXPECT_EQ(FX, 0.0f);
+  EXPECT_EQ(FY, 0.0f);
+  EXPECT_EQ(slope::derivative<tinyDivisor>(slope::dual(1.0, 0.0),
+                                           slope::dual(0.0, 0.0), 1.0),
+            0.0);
+  EXPECT_EQ(slope::derivative<tinyFloatDivisor>(slope::dual(1.0f, 0.0f),
+                                                slope::dual(0.0f, 0.0f), 1.0f),
+            0.0f);
 }
 
 TEST(SingularPoints, ZeroTangentStaysZero) {

@@ -1,7 +1,9 @@
 ; Partials that can be infinite (1/√x at 0, 1/b at 0) are guarded so that a
 ; zero adjoint gives 0, not 0·inf = NaN. The guard goes where the operand is
 ; provably a positive normal number: √(x² + ε), a / (y² + 1); it stays where
-; it is not (√(x²), a / y, √(x² + ε) with ε subnormal in float, √(x² - 1)).
+; it is not (√(x²), a / y, √(x² + ε) with ε subnormal in float, √(x² - 1)),
+; and for a division wherever the divisor may be below 1 (a / (y² + DBL_MIN):
+; -(a/b)/b overflows although a/b does not).
 ; Forward mode decides the same way.
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -S %s | FileCheck %s
 
@@ -23,6 +25,14 @@ define double @norm(double %x) {
 
 define double @damped(double %a, double %y) {
   %d = call double @llvm.fmuladd.f64(double %y, double %y, double 1.0)
+  %q = fdiv double %a, %d
+  ret double %q
+}
+
+; A divisor at least DBL_MIN: a / b is finite, but the partial -(a/b)/b is
+; not (b = DBL_MIN, a = 1): the guard stays.
+define double @tinyDivisor(double %a, double %y) {
+  %d = call double @llvm.fmuladd.f64(double %y, double %y, double 0x0010000000000000)
   %q = fdiv double %a, %d
   ret double %q
 }
@@ -57,6 +67,7 @@ define void @caller(double %x, double %y, ptr %dx, ptr %dy, ptr %out, ptr %tan) 
   call void @_ZN5slope6detail14reverse_markerIJdPdEEEvPKvPKcPvDpT_(ptr @softNorm, ptr @a, ptr null, double %x, ptr %dx)
   call void @_ZN5slope6detail14reverse_markerIJdPdEEEvPKvPKcPvDpT_(ptr @norm, ptr @a, ptr null, double %x, ptr %dx)
   call void @_ZN5slope6detail14reverse_markerIJddPdS3_EEEvPKvPKcPvDpT_(ptr @damped, ptr @aa, ptr null, double %x, double %y, ptr %dx, ptr %dy)
+  call void @_ZN5slope6detail14reverse_markerIJddPdS3_EEEvPKvPKcPvDpT_(ptr @tinyDivisor, ptr @aa, ptr null, double %x, double %y, ptr %dx, ptr %dy)
   call void @_ZN5slope6detail14reverse_markerIJddPdS3_EEEvPKvPKcPvDpT_(ptr @ratio, ptr @aa, ptr null, double %x, double %y, ptr %dx, ptr %dy)
   call void @_ZN5slope6detail14reverse_markerIJfPfEEEvPKvPKcPvDpT_(ptr @tiny, ptr @a, ptr null, float 1.0, ptr %dx)
   call void @_ZN5slope6detail14reverse_markerIJdPdEEEvPKvPKcPvDpT_(ptr @shifted, ptr @a, ptr null, double %x, ptr %dx)
@@ -79,6 +90,10 @@ define void @caller(double %x, double %y, ptr %dx, ptr %dy, ptr %out, ptr %tan) 
 ; CHECK: ret
 
 ; CHECK-LABEL: define internal { double, double, double } @ratio.slope.reverse.AA(
+; CHECK: select
+; CHECK: ret
+
+; CHECK-LABEL: define internal { double, double, double } @tinyDivisor.slope.reverse.AA(
 ; CHECK: select
 ; CHECK: ret
 
