@@ -135,6 +135,17 @@ void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out,
 
 namespace {
 
+/// Whether a value of type \p Ty holds a pointer.
+bool containsPointer(Type *Ty) {
+  if (Ty->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *Struct = dyn_cast<StructType>(Ty))
+    return any_of(Struct->elements(), containsPointer);
+  if (auto *Array = dyn_cast<ArrayType>(Ty))
+    return containsPointer(Array->getElementType());
+  return false;
+}
+
 bool Analysis::isNewAllocation(Value &I) const {
   auto *Call = dyn_cast<CallBase>(&I);
   return isa<AllocaInst>(I) || (Call && asAllocation(*Call, TLI));
@@ -203,6 +214,16 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
   if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) || isa<ReturnInst>(User))
     return Error::success();
   if (auto *Call = dyn_cast<CallBase>(&User)) {
+    // Through the callee's derivative, a pointer it returns would have no
+    // shadow: loads through it would look inactive.
+    if (isDifferentiableCall(*Call) && !isInactiveCall(*Call) &&
+        !customRuleOfCall(*Call, Rules) && !Call->use_empty() &&
+        containsPointer(Call->getType()))
+      return unsupported(User, "a call Slope cannot inline (recursion, or "
+                               "calls nested deeper than its inlining "
+                               "budget) returns a pointer that may point "
+                               "into differentiated memory; Slope cannot "
+                               "give it a shadow yet");
     if (isHarmlessPointerUse(*Call) || isInactiveCall(*Call) ||
         customRuleOfCall(*Call, Rules) || isDifferentiableCall(*Call) ||
         releasedPointer(*Call, TLI) == U.get())

@@ -6,7 +6,11 @@
 #include "Rules.h"
 #include "SeamCut.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/InlineCost.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -19,17 +23,23 @@
 #include "llvm/Transforms/Scalar/Scalarizer.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/FixIrreducible.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LowerSwitch.h"
 
 using namespace llvm;
 
 namespace slope {
 namespace {
 
-/// Inlining stops once the clone has this many instructions.
+/// Inlining stops once the clone has this many instructions, or after this
+/// many rounds (one per level of nesting: accessors calling accessors).
+/// Calls left over go through their callees' derivatives, or are errors
+/// where that cannot be done (Activity.cpp): a limit changes compile time,
+/// never a gradient.
 constexpr unsigned InlineBudget = 4000;
-constexpr unsigned InlineRounds = 8;
+constexpr unsigned InlineRounds = 64;
 
 unsigned instructionCount(const Function &F) {
   unsigned N = 0;
@@ -131,6 +141,15 @@ void dropSeams(Function &F) {
       Call->eraseFromParent();
 }
 
+/// A cycle entered at more than one block (a goto into a loop, Duff's
+/// device) has no header for the reverse sweep to count iterations at.
+bool hasIrreducibleCycles(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  ReversePostOrderTraversal<Function *> RPO(&F);
+  return containsIrreducibleCFG<const BasicBlock *>(RPO, LI);
+}
+
 } // namespace
 
 void simplify(Function &F, bool ForDifferentiation) {
@@ -161,9 +180,18 @@ void simplify(Function &F, bool ForDifferentiation) {
   // that exposes.
   FPM.addPass(InstCombinePass());
   FPM.addPass(ADCEPass());
-  if (ForDifferentiation)
-    FPM.addPass(LoopSimplifyPass());
   FPM.run(F, FAM);
+  if (!ForDifferentiation)
+    return;
+  // Irreducible cycles become loops with one header that a new block
+  // dispatches to (LowerSwitch first: the transform wants branches).
+  FunctionPassManager Loops;
+  if (hasIrreducibleCycles(F)) {
+    Loops.addPass(LowerSwitchPass());
+    Loops.addPass(FixIrreduciblePass());
+  }
+  Loops.addPass(LoopSimplifyPass());
+  Loops.run(F, FAM);
 }
 
 Function *makeCallWrapper(Function &Target) {

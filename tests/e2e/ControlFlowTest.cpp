@@ -7,6 +7,7 @@
 #include <cmath>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 namespace {
 
@@ -55,6 +56,39 @@ float mixedPrecision(float x, double y) {
   return static_cast<float>(wide) * x;
 }
 
+// Irreducible control flow: a jump into the middle of a loop, and Duff's
+// device (a switch into a do-while).
+double jumpIntoLoop(double x, int n, int start) {
+  double s = x;
+  int i = 0;
+  if (start > 0)
+    goto middle;
+  for (; i < n; ++i) {
+    s = std::sin(s) + x;
+  middle:
+    s = s * 0.9 + 0.1 * x * x;
+  }
+  return s;
+}
+
+double duffsDevice(const double *x, int n) {
+  double s = 0;
+  int i = 0, rounds = (n + 3) / 4;
+  switch (n % 4) {
+  case 0:
+    do {
+      s += std::sin(x[i++]);
+    case 3:
+      s += std::sin(x[i++]) * s;
+    case 2:
+      s += std::sin(x[i++]);
+    case 1:
+      s += std::sin(x[i++]) * 0.5;
+    } while (--rounds > 0);
+  }
+  return s;
+}
+
 double threeArgs(double a, double b, double c) { return a * b + std::cos(c); }
 
 void expectBothModes(double Expected, double Reverse, double Forward) {
@@ -74,6 +108,40 @@ TEST(ControlFlow, IfElseChains) {
   checkTwoArgs<piecewise>(1.5, 0.5);  // first branch
   checkTwoArgs<piecewise>(-2.0, 0.5); // second branch
   checkTwoArgs<piecewise>(0.2, 0.9);  // third branch
+}
+
+TEST(ControlFlow, JumpIntoALoop) {
+  for (int Start : {0, 1})
+    for (int N : {0, 1, 5}) {
+      auto F = [&](double x) { return jumpIntoLoop(x, N, Start); };
+      long double Reference = check::centralDifference<0>(F, 0.7);
+      EXPECT_TRUE(check::near(slope::grad<jumpIntoLoop>(0.7, N, Start),
+                              Reference, 1e-7))
+          << "reverse, start " << Start << ", n " << N;
+      EXPECT_TRUE(check::near(slope::derivative<jumpIntoLoop>(
+                                  slope::dual(0.7, 1.0), N, Start),
+                              Reference, 1e-7))
+          << "forward, start " << Start << ", n " << N;
+    }
+}
+
+TEST(ControlFlow, DuffsDevice) {
+  for (int N : {1, 4, 7}) {
+    std::vector<double> X = check::wave(N, 0.8), DX(N);
+    std::vector<double> Reference =
+        check::arrayDifferences(duffsDevice, X.data(), N, N);
+    slope::grad<duffsDevice>(slope::dup(X.data(), DX.data()), N);
+    for (int I = 0; I < N; ++I) {
+      EXPECT_TRUE(check::near(DX[I], Reference[I], 1e-6, 1e-9))
+          << "reverse, n " << N << ", x[" << I << "]";
+      std::vector<double> T(N);
+      T[I] = 1;
+      EXPECT_TRUE(check::near(slope::derivative<duffsDevice>(
+                                  slope::dup(X.data(), T.data()), N),
+                              Reference[I], 1e-6, 1e-9))
+          << "forward, n " << N << ", x[" << I << "]";
+    }
+  }
 }
 
 TEST(ControlFlow, EarlyReturns) {
