@@ -171,6 +171,16 @@ class Kernel:
         if self.real == "float":
             kinds.remove(self.largest_reference)
             kinds.remove(self.computed_index)
+        # In place: memory read and then changed by a later write (a later
+        # iteration, loop or sweep), which the reverse sweep must not load
+        # again. Drawn as often as all the kinds above together.
+        in_place = [self.gauss_seidel, self.read_ahead, self.read_behind,
+                    self.repeated_sweeps, self.stencil_2d, self.branch_ahead,
+                    self.switch_ahead, self.counts_ahead, self.guard_ahead,
+                    self.index_clear, self.scatter_rewrite, self.copy_update,
+                    self.tail_walk, self.scan_twice]
+        if self.rng.random() < 0.5:
+            kinds = in_place
         self.rng.choice(kinds)()
 
     def accumulate(self):
@@ -437,6 +447,143 @@ class Kernel:
         self.emit("  acc += 0.2 * row;")
         self.emit("}")
 
+    # -- in place --------------------------------------------------------
+    def gauss_seidel(self):
+        w = self.writable()
+        self.emit("for (int i = 1; i + 1 < n; ++i)")
+        leaves = self.leaves("i") + [f"{w}[i - 1]", f"{w}[i + 1]"] * 2
+        self.emit(f"  {w}[i] = {self.bounded(leaves)};")
+
+    def read_ahead(self):
+        w = self.writable()
+        k = self.rng.choice([1, 2, 3])
+        self.emit(f"for (int i = 0; i + {k} < n; ++i)")
+        leaves = self.leaves("i") + [f"{w}[i + {k}]"] * 3
+        self.emit(f"  {w}[i] = 0.5 * {w}[i] + 0.5 * {self.bounded(leaves)};")
+
+    def read_behind(self):
+        w = self.writable()
+        k = self.rng.choice([1, 2])
+        self.emit(f"for (int i = n - 1; i >= {k}; --i)")
+        leaves = self.leaves("i") + [f"{w}[i - {k}]"] * 3
+        self.emit(f"  {w}[i] = 0.5 * {w}[i] + 0.5 * {self.bounded(leaves)};")
+
+    def repeated_sweeps(self):
+        # A forward recurrence, swept again a number of times known only
+        # at run time.
+        w = self.writable()
+        self.emit("for (int sweep = 0; sweep < 1 + n % 3; ++sweep)")
+        self.emit("  for (int i = 1; i < n; ++i)")
+        leaves = self.leaves("i") + [f"{w}[i - 1]"] * 3
+        self.emit(f"    {w}[i] = 0.5 * {w}[i] + 0.5 * {self.bounded(leaves)};")
+
+    def stencil_2d(self):
+        # Gauss-Seidel on the array as a 2 × (n / 2) grid.
+        w = self.writable()
+        self.emit("for (int r = 0; r < 2; ++r)")
+        self.emit("  for (int c = 1; c + 1 < n / 2; ++c) {")
+        self.emit("    int k = r * (n / 2) + c;")
+        leaves = [f"{w}[k - 1]", f"{w}[k + 1]", f"{w}[(1 - r) * (n / 2) + c]",
+                  f"{w}[k]", "acc"]
+        self.emit(f"    {w}[k] = {self.bounded(leaves)};")
+        self.emit("  }")
+
+    def branch_ahead(self):
+        # The condition reads what the next iteration overwrites.
+        w = self.writable()
+        self.emit("for (int i = 0; i + 1 < n; ++i) {")
+        self.emit(f"  if ({w}[i + 1] > {self.const()})")
+        leaves = self.leaves("i") + [f"{w}[i + 1]"] * 2
+        self.emit(f"    {w}[i] = {self.bounded(leaves)};")
+        self.emit("  else")
+        self.emit(f"    {w}[i] = 0.5 * {w}[i] + 0.25 * {w}[i + 1];")
+        self.emit("}")
+
+    def switch_ahead(self):
+        w = self.writable()
+        self.emit("for (int i = 0; i + 1 < n; ++i) {")
+        self.emit(f"  switch (static_cast<int>(2.0 + 2.0 * {w}[i + 1])) {{")
+        for case in range(3):
+            leaves = self.leaves("i") + [f"{w}[i + 1]"] * 2
+            self.emit(f"  case {case + 1}:")
+            self.emit(f"    {w}[i] = {self.bounded(leaves, 2)};")
+            self.emit("    break;")
+        self.emit("  default:")
+        self.emit(f"    {w}[i] = 0.5 * {w}[i];")
+        self.emit("  }")
+        self.emit("}")
+
+    def counts_ahead(self):
+        # Inner trip counts from an array a later iteration rewrites.
+        t = self.fresh("cnt")
+        self.emit(f"int {t}[8] = {{2, 1, 3, 0, 2, 1, 3, 2}};")
+        self.emit("for (int i = 0; i + 1 < n; ++i) {")
+        self.emit(f"  int m = {t}[i + 1];")
+        self.emit("  for (int j = 0; j < m; ++j)")
+        leaves = self.leaves("i") + ["x[(i + j) % n]"] * 2
+        self.emit(f"    acc += 0.2 * {self.bounded(leaves, 2)};")
+        self.emit(f"  {t}[i] = (m + i) % 3;")
+        self.emit("}")
+
+    def guard_ahead(self):
+        # The same, where the later write empties the inner loop.
+        t = self.fresh("cnt")
+        self.emit(f"int {t}[8] = {{1, 2, 2, 1, 3, 1, 2, 1}};")
+        self.emit("for (int i = 0; i + 1 < n; ++i) {")
+        self.emit(f"  int m = {t}[i + 1];")
+        self.emit("  for (int j = 0; j < m; ++j)")
+        leaves = ["acc", "acc", "x[(i + j) % n]", "x[i]"]
+        self.emit(f"    acc = 0.6 * acc + 0.4 * {self.bounded(leaves, 2)};")
+        self.emit(f"  {t}[i] = 0;")
+        self.emit("}")
+
+    def index_clear(self):
+        # Gathers through an index array the loop clears behind itself.
+        t = self.fresh("ix")
+        self.emit(f"int {t}[8] = {{3, 1, 4, 0, 2, 7, 5, 6}};")
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit(f"  int k = {t}[i] % n;")
+        leaves = self.leaves("i") + ["x[k]", "x[k]"]
+        self.emit(f"  acc += 0.3 * {self.bounded(leaves)};")
+        self.emit("  if (i > 0)")
+        self.emit(f"    {t}[i - 1] = 0;")
+        self.emit("}")
+
+    def scatter_rewrite(self):
+        # Scatters through an index array the next iteration rewrites.
+        w = self.writable()
+        t = self.fresh("ix")
+        self.emit(f"int {t}[8] = {{5, 2, 7, 1, 0, 3, 6, 4}};")
+        self.emit("for (int i = 0; i < n; ++i) {")
+        self.emit(f"  {w}[{t}[i] % n] = 0.5 * {w}[{t}[i] % n] + "
+                  f"0.5 * {self.bounded(self.leaves('i'), 2)};")
+        self.emit("  if (i > 0)")
+        self.emit(f"    {t}[i - 1] = ({t}[i - 1] + 1) % 8;")
+        self.emit("}")
+
+    def copy_update(self):
+        # A bulk copy, then stores into the copy in the loop reading it.
+        w = self.writable()
+        t = self.fresh("u")
+        self.emit(f"{self.elem} {t}[8];")
+        self.emit(f"std::memcpy({t}, {w}, n * sizeof({self.elem}));")
+        self.emit("for (int i = 0; i + 1 < n; ++i)")
+        leaves = self.leaves("i") + [f"{t}[i + 1]", f"{t}[i]"] * 2
+        self.emit(f"  {t}[i] = {self.bounded(leaves)};")
+        self.emit("for (int i = 0; i < n; ++i)")
+        self.emit(f"  acc += 0.3 * {t}[i];")
+
+    def tail_walk(self):
+        # Tail recursion the optimizer turns into an in-place loop.
+        w = self.writable()
+        self.emit(f"acc = tailWalk({w}, 0, n, acc);")
+
+    def scan_twice(self):
+        w = self.writable()
+        self.emit("for (int pass = 0; pass < 2; ++pass)")
+        self.emit("  for (int i = 1; i < n; ++i)")
+        self.emit(f"    {w}[i] = std::tanh({w}[i] + 0.5 * {w}[i - 1]);")
+
     def result(self):
         leaves = self.leaves(None)
         return f"acc + {self.expr(leaves, 2)}"
@@ -596,6 +743,14 @@ template <class T>
 __attribute__((noinline)) void smoothInPlace(T *v, int n, double w) {{
   for (int i = 1; i < n; ++i)
     v[i] = std::tanh(v[i] + 0.3 * w * v[i - 1]);
+}}
+
+// Tail recursion over an array, changed in place as it goes.
+template <class T> double tailWalk(T *v, int i, int n, double acc) {{
+  if (i + 1 >= n)
+    return acc;
+  v[i] = static_cast<T>(std::tanh(v[i] + 0.5 * v[i + 1] * acc));
+  return tailWalk(v, i + 1, n, 0.8 * acc + 0.2 * v[i]);
 }}
 
 std::vector<int> shuffled(int n, int seed) {{
