@@ -118,9 +118,9 @@ TEST(ControlFlow, JumpIntoALoop) {
       EXPECT_TRUE(check::near(slope::grad<jumpIntoLoop>(0.7, N, Start),
                               Reference, 1e-7))
           << "reverse, start " << Start << ", n " << N;
-      EXPECT_TRUE(check::near(slope::derivative<jumpIntoLoop>(
-                                  slope::dual(0.7, 1.0), N, Start),
-                              Reference, 1e-7))
+      EXPECT_TRUE(check::near(
+          slope::derivative<jumpIntoLoop>(slope::dual(0.7, 1.0), N, Start),
+          Reference, 1e-7))
           << "forward, start " << Start << ", n " << N;
     }
 }
@@ -136,9 +136,9 @@ TEST(ControlFlow, DuffsDevice) {
           << "reverse, n " << N << ", x[" << I << "]";
       std::vector<double> T(N);
       T[I] = 1;
-      EXPECT_TRUE(check::near(slope::derivative<duffsDevice>(
-                                  slope::dup(X.data(), T.data()), N),
-                              Reference[I], 1e-6, 1e-9))
+      EXPECT_TRUE(check::near(
+          slope::derivative<duffsDevice>(slope::dup(X.data(), T.data()), N),
+          Reference[I], 1e-6, 1e-9))
           << "forward, n " << N << ", x[" << I << "]";
     }
   }

@@ -252,8 +252,7 @@ TEST(InPlace, GaussSeidelMatchesTheAnalyticGradient) {
   double x[6] = {0.9, 0.4, 1.3, 0.7, 1.1, 0.6}, dx[6] = {};
   slope::grad<gaussSeidel<double>>(slope::dup(x, dx), 6);
   // By hand: the sweep's Jacobian applied to the weights (1 + i/2).
-  const double expected[6] = {1.96335, 0, 0.861946, 1.02446, 0.990735,
-                              4.37445};
+  const double expected[6] = {1.96335, 0, 0.861946, 1.02446, 0.990735, 4.37445};
   for (int i = 0; i < 6; ++i)
     EXPECT_NEAR(dx[i], expected[i], 1e-5) << "dx[" << i << "]";
 }
@@ -268,8 +267,8 @@ TEST(InPlace, GaussSeidel) {
 TEST(InPlace, GaussSeidelFloat) {
   std::vector<float> x = {0.9f, 0.4f, 1.3f, 0.7f, 1.1f, 0.6f}, dx(6);
   EXPECT_TRUE(slope::testing::check_gradient<gaussSeidel<float>>(
-      slope::testing::Tolerance{2e-2, 1e-4},
-      slope::dup(x.data(), dx.data(), 6), 6));
+      slope::testing::Tolerance{2e-2, 1e-4}, slope::dup(x.data(), dx.data(), 6),
+      6));
 }
 
 TEST(InPlace, GaussSeidelWithAnUnrelatedHeapBuffer) {
@@ -284,8 +283,7 @@ TEST(InPlace, GaussSeidelInVectorMode) {
   // the gradient.
   double x[6] = {0.9, 0.4, 1.3, 0.7, 1.1, 0.6}, d0[6] = {}, d1[6] = {};
   slope::grad<gaussSeidel<double>>(slope::dup(x, slope::lanes(d0, d1)), 6);
-  const double expected[6] = {1.96335, 0, 0.861946, 1.02446, 0.990735,
-                              4.37445};
+  const double expected[6] = {1.96335, 0, 0.861946, 1.02446, 0.990735, 4.37445};
   for (int i = 0; i < 6; ++i) {
     EXPECT_NEAR(d0[i], expected[i], 1e-5) << "lane 0, dx[" << i << "]";
     EXPECT_NEAR(d1[i], expected[i], 1e-5) << "lane 1, dx[" << i << "]";
@@ -351,8 +349,7 @@ TEST(InPlace, TripCountALaterIterationOverwrites) {
 }
 
 TEST(InPlace, LoopGuardALaterIterationOverwrites) {
-  expectGradientWithFreshInts<guardWrittenLater>(inputs(6),
-                                                 {1, 2, 1, 3, 2, 1});
+  expectGradientWithFreshInts<guardWrittenLater>(inputs(6), {1, 2, 1, 3, 2, 1});
 }
 
 TEST(InPlace, GatherThroughAnIndexArrayTheLoopClears) {

@@ -94,7 +94,7 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
   if (auto *Bulk = dyn_cast<MemIntrinsic>(&I))
-    reverseSnapshot(*Bulk, B);
+    restorePreImage(*Bulk, B);
   if (auto *Intr = dyn_cast<IntrinsicInst>(&I);
       Intr && isBarrier(Intr->getIntrinsicID())) {
     if (Lane > 0) // one barrier serves all lanes

@@ -6,9 +6,9 @@
 #include "CloneInto.h"
 #include "CustomRules.h"
 #include "DiffRequest.h"
+#include "LaterWrites.h"
 #include "Shadows.h"
 #include "Tape.h"
-#include "UnwrittenMemory.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -30,7 +30,7 @@ bool isCheapToRecompute(const llvm::Instruction &I);
 class ReverseEmitter {
 public:
   /// How the reverse sweep gets a primal value from inside a loop (see
-  /// ReversePlan.cpp).
+  /// TapePlanner.cpp).
   enum class PrimalSource {
     Induction,
     Recompute,
@@ -193,7 +193,7 @@ private:
   /// Reverse code is emitted once per lane for the lane in Lane.
   unsigned Lane = 0;
   llvm::SmallVector<std::unique_ptr<ShadowMap>, 1> LaneShadows;
-  // The tape planner (ReversePlan.cpp).
+  // The tape planner (TapePlanner.cpp).
   llvm::Value *recompute(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// The way the reverse of the current block gets \p I, defined in a
   /// loop around it: legality first, then cost.
@@ -205,8 +205,7 @@ private:
   void explainPlan(llvm::Instruction &I, PrimalSource Source);
   /// \p Cheap, in verify mode checked against \p I read from the tape.
   llvm::Value *checkedAgainstTape(llvm::Value *Cheap, llvm::Instruction &I,
-                                  llvm::StringRef How,
-                                  llvm::IRBuilderBase &B);
+                                  llvm::StringRef How, llvm::IRBuilderBase &B);
   /// Whether recomputing floating-point \p I (cheap) tapes no more than
   /// taping it would: at most one operand needs its own entry per
   /// iteration. Address and integer arithmetic is always recomputed.
@@ -222,8 +221,8 @@ private:
   llvm::DenseSet<std::pair<llvm::Instruction *, PrimalSource>> Explained;
   /// Verify mode, where the target can report at run time.
   bool Verifying = false;
-  // Pre-images of bulk writes (ReverseSnapshots.cpp).
-  struct Snapshot {
+  // Pre-images of bulk writes (PreImages.cpp).
+  struct PreImage {
     /// The heap copy of what the write overwrites (primal sweep).
     llvm::CallInst *Copy = nullptr;
     /// The write's length (i64) once it ran, else 0.
@@ -232,17 +231,17 @@ private:
     llvm::AllocaInst *Final = nullptr;
   };
   /// Chooses the loads read from pre-images and emits the copies.
-  void planSnapshots(
+  void planPreImages(
       const llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
   /// \p I loaded again (its memory restored by then), or null.
-  llvm::Value *snapshotValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  llvm::Value *preImageValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// At the reverse of \p Write: its pre-image goes back.
-  void reverseSnapshot(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
+  void restorePreImage(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
   /// Marks \p V, added to a primal block for the pre-images, as having no
   /// reverse code; returns it.
   llvm::Value *withoutReverse(llvm::Value *V);
   /// malloc in a primal block, with no reverse code.
-  llvm::Value *snapshotMalloc(llvm::IRBuilderBase &B, llvm::Value *Bytes,
+  llvm::Value *preImageMalloc(llvm::IRBuilderBase &B, llvm::Value *Bytes,
                               const llvm::Twine &Name);
   /// Where the primal sweep ends: saves what the bulk writes left.
   void saveFinalMemory(llvm::IRBuilderBase &B);
@@ -250,13 +249,13 @@ private:
   void restoreFinalMemory(llvm::IRBuilderBase &B);
   /// In program order of planning: the saves and restores at the ends of
   /// the sweeps come out the same in every compilation.
-  llvm::MapVector<llvm::MemIntrinsic *, Snapshot> Snapshots;
-  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> SnapshotOf;
+  llvm::MapVector<llvm::MemIntrinsic *, PreImage> PreImages;
+  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> PreImageOf;
   /// The instructions that take the pre-images: no reverse code.
-  llvm::SmallPtrSet<llvm::Instruction *, 8> SnapshotCopies;
+  llvm::SmallPtrSet<llvm::Instruction *, 8> PreImageCopies;
 
   /// Loads of memory no later write changes (none for split
-  /// derivatives); see UnwrittenMemory.h.
+  /// derivatives); see LaterWrites.h.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
   /// For the other loads, a later write that may change their memory.
   llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriter;

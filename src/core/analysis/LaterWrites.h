@@ -1,4 +1,4 @@
-//===- UnwrittenMemory.h - Loads the reverse sweep may repeat ---*- C++ -*-===//
+//===- LaterWrites.h - Writes that may follow a point -----------*- C++ -*-===//
 //
 // A value loaded from memory that no later write changes is still in memory
 // when the reverse sweep runs: reading it again there costs what reading it
@@ -12,8 +12,8 @@
 // after the load.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SLOPE_CORE_UNWRITTENMEMORY_H
-#define SLOPE_CORE_UNWRITTENMEMORY_H
+#ifndef SLOPE_CORE_LATERWRITES_H
+#define SLOPE_CORE_LATERWRITES_H
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -1,4 +1,4 @@
-//===- ReverseSnapshots.cpp - Pre-images of bulk writes -------------------===//
+//===- PreImages.cpp - Pre-images of bulk writes --------------------------===//
 //
 // A load in a loop whose memory only one memcpy/memmove/memset may write
 // (the copy back into x at the end of each product of a matrix-vector
@@ -53,7 +53,7 @@ bool isWholeElementsFrom(Value *Pointer, Value *Base, uint64_t Size,
 
 } // namespace
 
-void ReverseEmitter::planSnapshots(
+void ReverseEmitter::planPreImages(
     const MapVector<LoadInst *, MemIntrinsic *> &OnlyBulkWriter) {
   const DataLayout &DL = Derivative->getDataLayout();
   auto OncePerCall = [&](Value *V) {
@@ -82,13 +82,13 @@ void ReverseEmitter::planSnapshots(
         !isWholeElementsFrom(Load->getPointerOperand(), Dest, Size, DL) ||
         !availableWithoutTape(Load->getPointerOperand()))
       continue;
-    SnapshotOf[Load] = Write;
-    Snapshot &Pre = Snapshots[Write];
+    PreImageOf[Load] = Write;
+    PreImage &Pre = PreImages[Write];
     if (Pre.Copy)
       continue;
     IRBuilder<> B(Write);
     Value *Bytes = Write->getLength();
-    Pre.Copy = cast<CallInst>(snapshotMalloc(B, Bytes, "pre.image"));
+    Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "pre.image"));
     withoutReverse(
         B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
     // How much the write covered, for the state the primal sweep leaves:
@@ -102,11 +102,11 @@ void ReverseEmitter::planSnapshots(
 
 Value *ReverseEmitter::withoutReverse(Value *V) {
   if (auto *I = dyn_cast<Instruction>(V))
-    SnapshotCopies.insert(I);
+    PreImageCopies.insert(I);
   return V;
 }
 
-Value *ReverseEmitter::snapshotMalloc(IRBuilderBase &B, Value *Bytes,
+Value *ReverseEmitter::preImageMalloc(IRBuilderBase &B, Value *Bytes,
                                       const Twine &Name) {
   auto *Call = cast<CallInst>(withoutReverse(callMalloc(B, Bytes, Name)));
   withoutReverse(Call->getArgOperand(0)); // the conversion to size_t
@@ -114,9 +114,9 @@ Value *ReverseEmitter::snapshotMalloc(IRBuilderBase &B, Value *Bytes,
 }
 
 void ReverseEmitter::saveFinalMemory(IRBuilderBase &B) {
-  for (auto &[Write, Pre] : Snapshots) {
+  for (auto &[Write, Pre] : PreImages) {
     Value *Bytes = withoutReverse(B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
-    Value *Final = snapshotMalloc(B, Bytes, "bulk.final");
+    Value *Final = preImageMalloc(B, Bytes, "bulk.final");
     withoutReverse(B.CreateMemCpy(Final, MaybeAlign(), Write->getRawDest(),
                                   MaybeAlign(), Bytes));
     withoutReverse(B.CreateStore(Final, Pre.Final));
@@ -124,7 +124,7 @@ void ReverseEmitter::saveFinalMemory(IRBuilderBase &B) {
 }
 
 void ReverseEmitter::restoreFinalMemory(IRBuilderBase &B) {
-  for (auto &[Write, Pre] : Snapshots) {
+  for (auto &[Write, Pre] : PreImages) {
     Value *Dest = primalValue(Write->getRawDest(), B);
     Value *Bytes = B.CreateLoad(B.getInt64Ty(), Pre.Bytes);
     Value *Final = B.CreateLoad(B.getPtrTy(), Pre.Final);
@@ -133,16 +133,16 @@ void ReverseEmitter::restoreFinalMemory(IRBuilderBase &B) {
   }
 }
 
-Value *ReverseEmitter::snapshotValue(Instruction &I, IRBuilderBase &B) {
+Value *ReverseEmitter::preImageValue(Instruction &I, IRBuilderBase &B) {
   auto *Load = cast<LoadInst>(&I);
   return B.CreateAlignedLoad(Load->getType(),
                              primalValue(Load->getPointerOperand(), B),
                              Load->getAlign(), Load->getName() + ".pre");
 }
 
-void ReverseEmitter::reverseSnapshot(MemIntrinsic &Write, IRBuilderBase &B) {
-  auto Found = Snapshots.find(&Write);
-  if (Found == Snapshots.end() || Lane > 0)
+void ReverseEmitter::restorePreImage(MemIntrinsic &Write, IRBuilderBase &B) {
+  auto Found = PreImages.find(&Write);
+  if (Found == PreImages.end() || Lane > 0)
     return;
   Value *Copy = primalValue(Found->second.Copy, B);
   B.CreateMemCpy(primalValue(Write.getRawDest(), B), MaybeAlign(), Copy,

@@ -13,8 +13,8 @@ TargetFacts targetFacts(const Module &M) {
   Facts.GPU = T.isNVPTX() || T.isAMDGPU();
   Facts.OtherThreadsWrite = Facts.GPU;
   Facts.HasSharedMemory = Facts.GPU;
-  Facts.RunsCodeAtThreadExit = !Facts.GPU && T.isOSLinux() &&
-                               T.isGNUEnvironment();
+  Facts.RunsCodeAtThreadExit =
+      !Facts.GPU && T.isOSLinux() && T.isGNUEnvironment();
   Facts.ReportsAtRunTime = !Facts.GPU;
   return Facts;
 }

@@ -20,14 +20,14 @@
 #include "DiffError.h"
 #include "Differentiator.h"
 #include "Emitters.h"
+#include "LaterWrites.h"
 #include "Preprocess.h"
 #include "ReverseVerify.h"
 #include "Rules.h"
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
-#include "Target.h"
 #include "Tape.h"
-#include "UnwrittenMemory.h"
+#include "Target.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -316,7 +316,7 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
       accumulate(V, Req.Split ? seedAfterSeam(B, Seed) : Seed, B);
     }
   for (Instruction &I : reverse(BB)) {
-    if (I.isTerminator() || isa<PHINode>(I) || SnapshotCopies.contains(&I))
+    if (I.isTerminator() || isa<PHINode>(I) || PreImageCopies.contains(&I))
       continue;
     bool Active = Activity->isActive(&I);
     for (Lane = 0; Lane < Req.Width; ++Lane)
@@ -374,7 +374,7 @@ Expected<Function *> ReverseEmitter::run() {
   if (Error E = splitCalls())
     return std::move(E);
   // After the activity analysis: the copies are not part of the primal.
-  planSnapshots(Writers.OnlyBulkWriter);
+  planPreImages(Writers.OnlyBulkWriter);
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {

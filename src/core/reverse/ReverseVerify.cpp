@@ -48,9 +48,9 @@ Function *checkFunction(Module &M) {
       "%s: the reverse sweep has %.17g (bits 0x%llx) where the primal "
       "sweep had %.17g (bits 0x%llx)\n",
       "slope.verify.format");
-  B.CreateCall(Print, {B.getInt32(2), Format, Check->getArg(1),
-                       Check->getArg(2), Check->getArg(4), Check->getArg(3),
-                       Check->getArg(5)});
+  B.CreateCall(Print,
+               {B.getInt32(2), Format, Check->getArg(1), Check->getArg(2),
+                Check->getArg(4), Check->getArg(3), Check->getArg(5)});
   FunctionCallee Abort =
       M.getOrInsertFunction("abort", FunctionType::get(B.getVoidTy(), false));
   B.CreateCall(Abort);
@@ -79,8 +79,8 @@ Value *asDouble(IRBuilderBase &B, Value *V, Value *Bits) {
 }
 
 std::string describeSubject(const Instruction &Subject, StringRef How) {
-  std::string Text = "slope verify: in '" +
-                     sourceName(Subject.getFunction()->getName()) + "'";
+  std::string Text =
+      "slope verify: in '" + sourceName(Subject.getFunction()->getName()) + "'";
   if (const DILocation *Loc = Subject.getDebugLoc())
     Text += " at " + Loc->getFilename().str() + ":" +
             std::to_string(Loc->getLine()) + ":" +

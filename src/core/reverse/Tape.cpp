@@ -67,9 +67,9 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
 }
 
 /// What the entry holds, in words, for -Rpass-analysis=slope.
-static std::string describeTapedValue(
-    const Instruction &I,
-    const DenseMap<LoadInst *, Instruction *> *LaterWriters) {
+static std::string
+describeTapedValue(const Instruction &I,
+                   const DenseMap<LoadInst *, Instruction *> *LaterWriters) {
   std::string Type;
   raw_string_ostream OS(Type);
   I.getType()->print(OS);

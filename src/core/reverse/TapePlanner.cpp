@@ -1,4 +1,4 @@
-//===- ReversePlan.cpp - How the reverse sweep gets each primal value -----===//
+//===- TapePlanner.cpp - How the reverse sweep gets each primal value -----===//
 //
 // The tape planner: for every primal value the reverse sweep needs, this is
 // the one place that decides how it gets there. Legality and cost are kept
@@ -10,7 +10,7 @@
 //   ShiftedLoad    a header phi carrying the previous iteration's load,
 //                  loaded again at its address in iteration c
 //   LoopInvariant  a value from outside the loop, taped once per loop
-//   LoadAgain      a load no later write may change (UnwrittenMemory.h)
+//   LoadAgain      a load no later write may change (LaterWrites.h)
 //   PreImage       a load whose only later writer is a bulk write whose
 //                  pre-image the reverse sweep puts back
 //   Tape           everything else: one entry per execution
@@ -78,7 +78,7 @@ bool ReverseEmitter::isPreImageLoad(Instruction &I) {
   auto *Load = dyn_cast<LoadInst>(&I);
   // Requested elsewhere, a bulk write could lie between the load and the
   // request.
-  return Load && SnapshotOf.count(Load) && CurrentPrimal == Load->getParent();
+  return Load && PreImageOf.count(Load) && CurrentPrimal == Load->getParent();
 }
 
 bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
@@ -163,15 +163,15 @@ void ReverseEmitter::explainPlan(Instruction &I, PrimalSource Source) {
     return;
   // Counters, addresses and integer arithmetic are always recomputed:
   // only data is worth a remark.
-  if ((Source == PrimalSource::Induction || Source == PrimalSource::Recompute) &&
+  if ((Source == PrimalSource::Induction ||
+       Source == PrimalSource::Recompute) &&
       !I.getType()->isFPOrFPVectorTy())
     return;
   OptimizationRemarkEmitter ORE(Derivative);
   ORE.emit([&] {
     return OptimizationRemarkAnalysis("slope", "Planned", &I)
-           << "in the reverse sweep of '"
-           << ore::NV("Function", Derivative) << "' this value is "
-           << describeSource(Source);
+           << "in the reverse sweep of '" << ore::NV("Function", Derivative)
+           << "' this value is " << describeSource(Source);
   });
 }
 
@@ -197,7 +197,7 @@ Value *ReverseEmitter::valueInLoop(Instruction &I, PrimalSource Source,
   case PrimalSource::LoadAgain:
     return recompute(I, B);
   case PrimalSource::PreImage:
-    return snapshotValue(I, B);
+    return preImageValue(I, B);
   case PrimalSource::Tape:
     break;
   }

@@ -1,5 +1,5 @@
-//===- UnwrittenMemory.cpp ------------------------------------------------===//
-#include "UnwrittenMemory.h"
+//===- LaterWrites.cpp ----------------------------------------------------===//
+#include "LaterWrites.h"
 #include "Rules.h"
 #include "Target.h"
 
@@ -37,7 +37,8 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
     for (Instruction &I : BB)
       if (auto *Decl = dyn_cast<IntrinsicInst>(&I);
           Decl &&
-          Decl->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl &&
+          Decl->getIntrinsicID() ==
+              Intrinsic::experimental_noalias_scope_decl &&
           LI.getLoopFor(&BB))
         return false;
   return true;
@@ -45,8 +46,8 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
 
 struct LaterWrites::Analyses {
   Analyses(Function &F, const TargetLibraryInfo &TLI)
-      : F(F), DT(F), LI(DT), AC(F),
-        Basic(F.getDataLayout(), F, TLI, AC, &DT), AA(TLI), Batch(AA) {
+      : F(F), DT(F), LI(DT), AC(F), Basic(F.getDataLayout(), F, TLI, AC, &DT),
+        AA(TLI), Batch(AA) {
     AA.addAAResult(Basic);
     AA.addAAResult(TypeBased);
     if (scopesHoldAcrossIterations(F, LI))
