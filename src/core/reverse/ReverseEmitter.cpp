@@ -161,6 +161,9 @@ Value *ReverseEmitter::enteringEdge(BasicBlock &BB, IRBuilderBase &B) {
   BasicBlock *Direct = Guard->getParent();
   BasicBlock *Other = Preds[0] == Direct ? Preds[1] : Preds[0];
   bool TrueEntersDirectly = Guard->getSuccessor(0) == &BB;
+  explainControl(*Guard, "the edge this branch took is recomputed from its "
+                         "condition (no later write may change what it "
+                         "reads)");
   Value *Edge = B.CreateSelect(primalValue(Guard->getCondition(), B),
                                IndexOf(TrueEntersDirectly ? Direct : Other),
                                IndexOf(TrueEntersDirectly ? Other : Direct),

@@ -20,6 +20,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 
 #include <optional>
+#include <set>
+#include <string>
 
 namespace slope {
 
@@ -203,6 +205,8 @@ private:
                            llvm::IRBuilderBase &B);
   /// -Rpass-analysis=slope: the decision, once per value and way.
   void explainPlan(llvm::Instruction &I, PrimalSource Source);
+  /// -Rpass-analysis=slope at \p At: "in the reverse sweep of F <What>".
+  void explainControl(llvm::Instruction &At, llvm::StringRef What);
   /// \p Cheap, in verify mode checked against \p I read from the tape.
   llvm::Value *checkedAgainstTape(llvm::Value *Cheap, llvm::Instruction &I,
                                   llvm::StringRef How, llvm::IRBuilderBase &B);
@@ -219,6 +223,7 @@ private:
   bool isRepeatableLoad(llvm::Instruction &I);
   bool isPreImageLoad(llvm::Instruction &I);
   llvm::DenseSet<std::pair<llvm::Instruction *, PrimalSource>> Explained;
+  std::set<std::pair<llvm::Instruction *, std::string>> ExplainedControl;
   /// Verify mode, where the target can report at run time.
   bool Verifying = false;
   // Pre-images of bulk writes (PreImages.cpp).

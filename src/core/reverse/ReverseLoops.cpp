@@ -173,6 +173,9 @@ void ReverseEmitter::enterLoopsInReverse(BasicBlock &From, BasicBlock &To,
       // iteration at exit as the primal sweep recorded it.
       Value *Last;
       if (L->TakenCount && availableWithoutTape(L->TakenCount)) {
+        explainControl(*L->Latch->getTerminator(),
+                       "this loop's trip count is recomputed (no later "
+                       "write may change what it reads)");
         Last = primalValue(L->TakenCount, B);
         if (Verifying)
           emitVerifyCheck(B, Last, primalValue(L->Iteration, B),

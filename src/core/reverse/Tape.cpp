@@ -1,6 +1,7 @@
 //===- Tape.cpp -----------------------------------------------------------===//
 #include "Tape.h"
 
+#include "DiffError.h"
 #include "LibC.h"
 #include "TapeCache.h"
 
@@ -118,7 +119,7 @@ void Tape::explainEntry(Value *V) {
   OptimizationRemarkEmitter ORE(&F);
   ORE.emit([&] {
     return OptimizationRemarkAnalysis("slope", "Taped", I)
-           << "the reverse sweep of '" << ore::NV("Function", &F) << "' tapes "
+           << "the reverse sweep of '" << sourceName(F.getName()) << "' tapes "
            << describeTapedValue(*I, LaterWriters) << " ("
            << ore::NV("Bytes", slotBytes(V->getType()))
            << " bytes each time this runs)";

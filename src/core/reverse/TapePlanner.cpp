@@ -21,6 +21,7 @@
 // way but the tape is checked against the tape at run time.
 //
 //===----------------------------------------------------------------------===//
+#include "DiffError.h"
 #include "ReverseEmitter.h"
 #include "ReverseVerify.h"
 
@@ -167,11 +168,19 @@ void ReverseEmitter::explainPlan(Instruction &I, PrimalSource Source) {
        Source == PrimalSource::Recompute) &&
       !I.getType()->isFPOrFPVectorTy())
     return;
+  explainControl(I, (Twine("this value is ") + describeSource(Source)).str());
+}
+
+void ReverseEmitter::explainControl(Instruction &At, StringRef What) {
+  if (!Derivative->getContext().getDiagHandlerPtr()->isAnalysisRemarkEnabled(
+          "slope") ||
+      !ExplainedControl.insert({&At, What.str()}).second)
+    return;
   OptimizationRemarkEmitter ORE(Derivative);
   ORE.emit([&] {
-    return OptimizationRemarkAnalysis("slope", "Planned", &I)
-           << "in the reverse sweep of '" << ore::NV("Function", Derivative)
-           << "' this value is " << describeSource(Source);
+    return OptimizationRemarkAnalysis("slope", "Planned", &At)
+           << "in the reverse sweep of '" << sourceName(Derivative->getName())
+           << "' " << What;
   });
 }
 

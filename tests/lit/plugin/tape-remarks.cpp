@@ -32,5 +32,5 @@ void use(double *r, double *dr, double *y, double *dy, int n) {
   slope::grad<update>(slope::dup(r, dr), slope::dup(y, dy), n);
 }
 
-// CHECK-DAG: remark: the reverse sweep of '_Z9potentialPKdi.slope.reverse.DI' tapes a double loaded from memory (8 bytes each time this runs)
-// CHECK-DAG: remark: the reverse sweep of '_Z6updatePKdPdi.slope.reverse.DDI' tapes a double loaded from memory that a write through another pointer may change (declare the pointer parameters __restrict, or pass every pointer with its extent) (8 bytes each time this runs)
+// CHECK-DAG: remark: the reverse sweep of 'potential(double const*, int)' tapes a double loaded from memory (8 bytes each time this runs)
+// CHECK-DAG: remark: the reverse sweep of 'update(double const*, double*, int)' tapes a double loaded from memory that a write through another pointer may change (declare the pointer parameters __restrict, or pass every pointer with its extent) (8 bytes each time this runs)

@@ -82,6 +82,6 @@ define void @caller(ptr %x, ptr %len, i64 %n, ptr %dx, ptr %out) {
 ; CLEAR: store i8 %came.from
 ; CLEAR: ret { double }
 
-; REMARK-NOT: 'rows.slope.reverse.DDI' tapes
-; REMARK: 'clearing.slope.reverse.DDI' tapes which way a branch went
-; REMARK-NOT: 'rows.slope.reverse.DDI' tapes
+; REMARK-NOT: 'rows' tapes
+; REMARK: 'clearing' tapes which way a branch went
+; REMARK-NOT: 'rows' tapes

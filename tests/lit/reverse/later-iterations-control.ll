@@ -61,4 +61,4 @@ define void @caller(ptr %x, ptr %cnt, i64 %n, ptr %dx, ptr %out) {
 ; CHECK-NOT: came.from.guard
 ; CHECK: ret { double }
 
-; REMARK: 'counts.slope.reverse.DCI' tapes which way a branch went
+; REMARK: 'counts' tapes which way a branch went

@@ -71,7 +71,7 @@ define void @caller(ptr %a, ptr %out, i32 %n, ptr %da, ptr %dout, ptr %s) {
 ; CHECK: ret void
 
 ; The planner says what it decided, and why.
-; REMARK: remark: <unknown>:0:0: in the reverse sweep of 'sumsq.slope.reverse.DI' this value is loaded again (no later write may change that memory)
-; REMARK-NOT: 'sumsq.slope.reverse.DI' tapes
-; REMARK: remark: <unknown>:0:0: the reverse sweep of 'squares.slope.reverse.DDI' tapes a double loaded from memory that a write through another pointer may change (declare the pointer parameters __restrict, or pass every pointer with its extent) (8 bytes each time this runs)
-; REMARK-NOT: 'sumsq.slope.reverse.DI' tapes
+; REMARK: remark: <unknown>:0:0: in the reverse sweep of 'sumsq' this value is loaded again (no later write may change that memory)
+; REMARK-NOT: 'sumsq' tapes
+; REMARK: remark: <unknown>:0:0: the reverse sweep of 'squares' tapes a double loaded from memory that a write through another pointer may change (declare the pointer parameters __restrict, or pass every pointer with its extent) (8 bytes each time this runs)
+; REMARK-NOT: 'sumsq' tapes
