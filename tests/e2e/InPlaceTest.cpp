@@ -248,6 +248,14 @@ void expectGradientWithFreshInts(const std::vector<double> &X,
 
 std::vector<double> inputs(int n) { return check::wave(n, 0.9); }
 
+/// check_gradient of F(x, rest...) with x an array of \p N smooth inputs.
+template <auto F, class... Rest>
+void expectGradientOnInputs(int N, Rest... rest) {
+  std::vector<double> X = inputs(N), DX(N);
+  EXPECT_TRUE(slope::testing::check_gradient<F>(
+      slope::dup(X.data(), DX.data(), N), rest...));
+}
+
 TEST(InPlace, GaussSeidelMatchesTheAnalyticGradient) {
   double x[6] = {0.9, 0.4, 1.3, 0.7, 1.1, 0.6}, dx[6] = {};
   slope::grad<gaussSeidel<double>>(slope::dup(x, dx), 6);
@@ -258,10 +266,7 @@ TEST(InPlace, GaussSeidelMatchesTheAnalyticGradient) {
 }
 
 TEST(InPlace, GaussSeidel) {
-  auto x = inputs(9);
-  std::vector<double> dx(9);
-  SLOPE_EXPECT_GRADIENT(gaussSeidel<double>, slope::dup(x.data(), dx.data(), 9),
-                        9);
+  expectGradientOnInputs<gaussSeidel<double>>(9, 9);
 }
 
 TEST(InPlace, GaussSeidelFloat) {
@@ -272,10 +277,7 @@ TEST(InPlace, GaussSeidelFloat) {
 }
 
 TEST(InPlace, GaussSeidelWithAnUnrelatedHeapBuffer) {
-  auto x = inputs(8);
-  std::vector<double> dx(8);
-  SLOPE_EXPECT_GRADIENT(gaussSeidelWithScratch,
-                        slope::dup(x.data(), dx.data(), 8), 8);
+  expectGradientOnInputs<gaussSeidelWithScratch>(8, 8);
 }
 
 TEST(InPlace, GaussSeidelInVectorMode) {
@@ -290,46 +292,27 @@ TEST(InPlace, GaussSeidelInVectorMode) {
   }
 }
 
-TEST(InPlace, ShiftedCosine) {
-  auto x = inputs(7);
-  std::vector<double> dx(7);
-  SLOPE_EXPECT_GRADIENT(shiftedCosine, slope::dup(x.data(), dx.data(), 7), 7);
-}
+TEST(InPlace, ShiftedCosine) { expectGradientOnInputs<shiftedCosine>(7, 7); }
 
 TEST(InPlace, GaussSeidel2d) {
-  auto u = inputs(25);
-  std::vector<double> du(25);
-  SLOPE_EXPECT_GRADIENT(gaussSeidel2d, slope::dup(u.data(), du.data(), 25), 5,
-                        3);
+  expectGradientOnInputs<gaussSeidel2d>(25, 5, 3);
 }
 
 TEST(InPlace, ReadAheadStrides) {
-  auto x = inputs(10);
-  std::vector<double> dx(10);
-  SLOPE_EXPECT_GRADIENT(readAhead<1>, slope::dup(x.data(), dx.data(), 10), 10);
-  SLOPE_EXPECT_GRADIENT(readAhead<2>, slope::dup(x.data(), dx.data(), 10), 10);
-  SLOPE_EXPECT_GRADIENT(readAhead<3>, slope::dup(x.data(), dx.data(), 10), 10);
+  expectGradientOnInputs<readAhead<1>>(10, 10);
+  expectGradientOnInputs<readAhead<2>>(10, 10);
+  expectGradientOnInputs<readAhead<3>>(10, 10);
 }
 
 TEST(InPlace, ReadBehindCountingDown) {
-  auto x = inputs(8);
-  std::vector<double> dx(8);
-  SLOPE_EXPECT_GRADIENT(readBehindDescending,
-                        slope::dup(x.data(), dx.data(), 8), 8);
+  expectGradientOnInputs<readBehindDescending>(8, 8);
 }
 
 TEST(InPlace, RepeatedSweepsOfAForwardRecurrence) {
-  auto x = inputs(8);
-  std::vector<double> dx(8);
-  SLOPE_EXPECT_GRADIENT(repeatedSweeps, slope::dup(x.data(), dx.data(), 8), 8,
-                        3);
+  expectGradientOnInputs<repeatedSweeps>(8, 8, 3);
 }
 
-TEST(InPlace, ScanTwice) {
-  auto x = inputs(6);
-  std::vector<double> dx(6);
-  SLOPE_EXPECT_GRADIENT(scanTwice, slope::dup(x.data(), dx.data(), 6), 6);
-}
+TEST(InPlace, ScanTwice) { expectGradientOnInputs<scanTwice>(6, 6); }
 
 TEST(InPlace, BranchOnAValueALaterIterationOverwrites) {
   std::vector<double> x = {0.9, 0.65, 1.3, 0.62, 1.1, 0.7, 0.2}, dx(7);
@@ -362,17 +345,12 @@ TEST(InPlace, ScatterThroughAnIndexArrayTheLoopRewrites) {
 }
 
 TEST(InPlace, TailRecursionOverAnArray) {
-  auto x = inputs(7);
-  std::vector<double> dx(7);
-  SLOPE_EXPECT_GRADIENT(tailRecursion, slope::dup(x.data(), dx.data(), 7), 7);
+  expectGradientOnInputs<tailRecursion>(7, 7);
 }
 
 TEST(InPlace, BulkCopyAndStoresIntoTheSameMemory) {
-  auto x = inputs(6);
-  std::vector<double> dx(6);
-  SLOPE_EXPECT_GRADIENT(copyThenUpdate, slope::dup(x.data(), dx.data(), 6), 6);
-  SLOPE_EXPECT_GRADIENT(copyThenUpdateRounds,
-                        slope::dup(x.data(), dx.data(), 6), 6, 3);
+  expectGradientOnInputs<copyThenUpdate>(6, 6);
+  expectGradientOnInputs<copyThenUpdateRounds>(6, 6, 3);
 }
 
 } // namespace

@@ -141,7 +141,8 @@ Error ReverseEmitter::checkCustomPullbackMemory(LaterWrites &Later) {
                      " may change before the reverse sweep runs the custom "
                      "pullback, which would read the new contents; copy "
                      "what the call reads into memory nothing writes after "
-                     "it");
+                     "it, or register an augmented forward that keeps it "
+                     "(__enzyme_register_gradient)");
     }
   }
   return Error::success();

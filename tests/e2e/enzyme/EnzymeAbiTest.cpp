@@ -257,6 +257,21 @@ TEST(EnzymeRules, GradientRuleWithPointers) {
   EXPECT_NEAR(Dx, 4 * X, Tol);
 }
 
+TEST(EnzymeRules, AugmentedForwardKeepsMemoryOverwrittenLater) {
+  const double Start[2] = {0.4, 1.1};
+  double State[2] = {Start[0], Start[1]}, DState[2] = {0, 0};
+  rules_reverse_overwritten(State, DState, 3);
+  EXPECT_EQ(rules_tapes_outstanding(), 0);
+  for (int I = 0; I < 2; ++I) {
+    double Plus[2] = {Start[0], Start[1]}, Minus[2] = {Start[0], Start[1]};
+    Plus[I] += 1e-6;
+    Minus[I] -= 1e-6;
+    double Reference =
+        (rules_norm2_steps(Plus, 3) - rules_norm2_steps(Minus, 3)) / 2e-6;
+    EXPECT_NEAR(DState[I], Reference, 1e-6) << "state[" << I << "]";
+  }
+}
+
 TEST(EnzymeRules, InactiveFunctionsRunWithoutDerivative) {
   int Calls = 0;
   EXPECT_NEAR(rules_inactive(1.25, &Calls), 2 * 1.25, Tol);

@@ -73,6 +73,8 @@ double rules_reverse_pointer(double x);
 void rules_reverse_pointer_direct(double x, double *dx);
 double rules_inactive(double x, int *calls);
 int rules_tapes_outstanding(void);
+void rules_reverse_overwritten(double *state, double *d_state, int n);
+double rules_norm2_steps(double *state, int n);
 
 #ifdef __cplusplus
 }

@@ -98,6 +98,41 @@ void rules_reverse_pointer_direct(double x, double *dx) {
                     &dy);
 }
 
+// A rule whose reverse needs memory the caller overwrites after the call:
+// the augmented forward keeps what the reverse reads on its tape (a
+// SLOPE_CUSTOM_DERIVATIVE pullback would read the overwritten memory, and
+// is an error there). This rule is the true derivative.
+double norm2(const double *v) { return v[0] * v[0] + v[1] * v[1]; }
+void *norm2_aug(const double *v, const double *d_v) {
+  double *tape = malloc(2 * sizeof(double));
+  tape[0] = v[0];
+  tape[1] = v[1];
+  ++OutstandingTapes;
+  return tape;
+}
+void norm2_rev(const double *v, double *d_v, double dret, void *tape) {
+  const double *kept = (const double *)tape;
+  d_v[0] += 2 * kept[0] * dret;
+  d_v[1] += 2 * kept[1] * dret;
+  free(tape);
+  --OutstandingTapes;
+}
+void *__enzyme_register_gradient_norm2[3] = {(void *)norm2, (void *)norm2_aug,
+                                             (void *)norm2_rev};
+double norm2_steps(double *state, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    s += norm2(state);
+    state[0] = sin(state[1]) + 0.5 * state[0];
+  }
+  return s;
+}
+void rules_reverse_overwritten(double *state, double *d_state, int n) {
+  __enzyme_autodiff((void *)norm2_steps, enzyme_dup, state, d_state,
+                    enzyme_const, n);
+}
+double rules_norm2_steps(double *state, int n) { return norm2_steps(state, n); }
+
 // An inactive function: it runs, contributes no derivative.
 static int *Calls;
 double logged_scale(double x) {

@@ -35,4 +35,4 @@ double steps(double *state, int n) {
 }
 
 void use(double *x, double *dx) { slope::grad<steps>(slope::dup(x, dx), 3); }
-// CHECK: error: slope: cannot differentiate call to 'norm2(double const*)' in 'steps(double*, int)': argument 1 points to memory that a later write (at line 31) may change before the reverse sweep runs the custom pullback, which would read the new contents; copy what the call reads into memory nothing writes after it
+// CHECK: error: slope: cannot differentiate call to 'norm2(double const*)' in 'steps(double*, int)': argument 1 points to memory that a later write (at line 31) may change before the reverse sweep runs the custom pullback, which would read the new contents; copy what the call reads into memory nothing writes after it, or register an augmented forward that keeps it (__enzyme_register_gradient)
