@@ -38,7 +38,7 @@ namespace {
 /// Calls left over go through their callees' derivatives, or are errors
 /// where that cannot be done (Activity.cpp): a limit changes compile time,
 /// never a gradient.
-constexpr unsigned InlineBudget = 4000;
+constexpr unsigned InlineBudget = 16000;
 constexpr unsigned InlineRounds = 64;
 
 unsigned instructionCount(const Function &F) {

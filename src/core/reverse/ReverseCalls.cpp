@@ -128,6 +128,17 @@ Error ReverseEmitter::checkCustomPullbackMemory(LaterWrites &Later) {
     for (Use &Arg : Call->args()) {
       if (!Arg->getType()->isPointerTy() || isa<Constant>(Arg))
         continue;
+      // Between the parts of a split derivative the caller runs code of
+      // its own, which may write anything the pullback reads.
+      if (Req.Split)
+        return unsupported(
+            *Call, "argument " + std::to_string(Arg.getOperandNo() + 1) +
+                       " is a pointer, and in a function Slope splits "
+                       "(recursion, __enzyme_augmentfwd) the caller may "
+                       "change its memory before the reverse part runs the "
+                       "custom pullback; register an augmented forward that "
+                       "keeps what the pullback reads "
+                       "(__enzyme_register_gradient)");
       Instruction *Writer =
           Later.laterWriter(*Call, MemoryLocation::getBeforeOrAfter(Arg));
       if (!Writer)

@@ -36,3 +36,20 @@ double steps(double *state, int n) {
 
 void use(double *x, double *dx) { slope::grad<steps>(slope::dup(x, dx), 3); }
 // CHECK: error: slope: cannot differentiate call to 'norm2(double const*)' in 'steps(double*, int)': argument 1 points to memory that a later write (at line 31) may change before the reverse sweep runs the custom pullback, which would read the new contents; copy what the call reads into memory nothing writes after it, or register an augmented forward that keeps it (__enzyme_register_gradient)
+
+// In a function Slope splits (here: recursion at -O0), the caller runs
+// between the augmented forward and the reverse part: a pullback taking a
+// pointer is an error there.
+// RUN: not %clangxx -std=c++17 -O0 -DSPLIT -fplugin=%slope_plugin -I%include -c %s -o /dev/null 2>&1 | FileCheck --check-prefix=SPLIT %s
+#ifdef SPLIT
+double recursive(double *state, int n) {
+  if (n == 0)
+    return 0;
+  return norm2(state) + recursive(state, n - 1);
+}
+double outer(double *state) { return recursive(state, 3) * state[0]; }
+void useSplit(double *x, double *dx) {
+  slope::grad<outer>(slope::dup(x, dx));
+}
+#endif
+// SPLIT: error: slope: cannot differentiate call to 'norm2(double const*)' in 'recursive(double*, int)': argument 1 is a pointer, and in a function Slope splits (recursion, __enzyme_augmentfwd) the caller may change its memory before the reverse part runs the custom pullback; register an augmented forward that keeps what the pullback reads (__enzyme_register_gradient)
