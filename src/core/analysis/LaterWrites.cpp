@@ -3,11 +3,14 @@
 #include "Rules.h"
 #include "Target.h"
 
+#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BasicAliasAnalysis.h"
 #include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TypeBasedAliasAnalysis.h"
 #include "llvm/IR/Dominators.h"
@@ -47,7 +50,7 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
 struct LaterWrites::Analyses {
   Analyses(Function &F, const TargetLibraryInfo &TLI)
       : F(F), DT(F), LI(DT), AC(F), Basic(F.getDataLayout(), F, TLI, AC, &DT),
-        AA(TLI), Batch(AA) {
+        AA(TLI), Batch(AA), LibraryInfo(TLI), SE(F, LibraryInfo, AC, DT, LI) {
     AA.addAAResult(Basic);
     AA.addAAResult(TypeBased);
     if (scopesHoldAcrossIterations(F, LI))
@@ -57,6 +60,8 @@ struct LaterWrites::Analyses {
     // iteration's values): never compare addresses as if one iteration
     // computed both.
     Batch.enableCrossIterationMode();
+    ReversePostOrderTraversal<Function *> RPO(&F);
+    Reducible = !containsIrreducibleCFG<const BasicBlock *>(RPO, LI);
     OtherThreadsWrite = targetFacts(*F.getParent()).OtherThreadsWrite;
     for (BasicBlock &BB : F)
       for (Instruction &I : BB)
@@ -67,8 +72,53 @@ struct LaterWrites::Analyses {
   /// Whether \p W may run after \p At and change \p Where.
   bool changesLater(Instruction *W, Instruction &At,
                     const MemoryLocation &Where) {
-    return W != &At && isModSet(Batch.getModRefInfo(W, Where)) &&
-           isPotentiallyReachable(&At, W, nullptr, &DT, &LI);
+    if (W == &At || !isModSet(Batch.getModRefInfo(W, Where)) ||
+        !isPotentiallyReachable(&At, W, nullptr, &DT, &LI))
+      return false;
+    auto *Load = dyn_cast<LoadInst>(&At);
+    auto *Store = dyn_cast<StoreInst>(W);
+    return !(Load && Store && storesOnlyAhead(*Load, *Store));
+  }
+
+  /// A load and a store in the same loop, which no other loop encloses,
+  /// both stepping through memory by the same constant stride: in iteration
+  /// j the store writes d + (j - i)·stride bytes from where the load read in
+  /// iteration i. For every j >= i that stays clear of the load when the
+  /// store starts at least a load's size ahead in the direction of the
+  /// stride (x[i] written after x[i - 1] is read: never again). Later
+  /// iterations are all the store has left; no enclosing loop runs them
+  /// again.
+  bool storesOnlyAhead(LoadInst &Load, StoreInst &Store) {
+    Loop *L = LI.getLoopFor(Load.getParent());
+    // An irreducible cycle (none after preparation) could enter the loop
+    // again although no loop of LoopInfo encloses it.
+    if (!Reducible || !L || L->getParentLoop() ||
+        LI.getLoopFor(Store.getParent()) != L || !Load.isSimple() ||
+        !Store.isSimple())
+      return false;
+    auto *Read = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Load.getPointerOperand()));
+    auto *Written =
+        dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Store.getPointerOperand()));
+    // (Addresses that memory accesses use do not wrap around the address
+    // space: no object spans its end.)
+    if (!Read || !Written || Read->getLoop() != L || Written->getLoop() != L ||
+        !Read->isAffine() || !Written->isAffine())
+      return false;
+    auto *Stride = dyn_cast<SCEVConstant>(Read->getStepRecurrence(SE));
+    if (!Stride || Stride != Written->getStepRecurrence(SE) ||
+        Stride->getAPInt().isZero())
+      return false;
+    auto *Ahead = dyn_cast<SCEVConstant>(
+        SE.getMinusSCEV(Written->getStart(), Read->getStart()));
+    if (!Ahead)
+      return false;
+    const DataLayout &DL = F.getDataLayout();
+    int64_t LoadBytes = DL.getTypeStoreSize(Load.getType());
+    int64_t StoreBytes =
+        DL.getTypeStoreSize(Store.getValueOperand()->getType());
+    int64_t D = Ahead->getAPInt().getSExtValue();
+    return Stride->getAPInt().isStrictlyPositive() ? D >= LoadBytes
+                                                   : D <= -StoreBytes;
   }
 
   Function &F;
@@ -80,7 +130,10 @@ struct LaterWrites::Analyses {
   ScopedNoAliasAAResult ScopedNoAlias;
   AAResults AA;
   BatchAAResults Batch;
+  TargetLibraryInfo LibraryInfo;
+  ScalarEvolution SE;
   bool OtherThreadsWrite = false;
+  bool Reducible = true;
   SmallVector<Instruction *, 32> Writers;
 };
 

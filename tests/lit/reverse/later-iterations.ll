@@ -34,6 +34,34 @@ exit:
   ret double %v
 }
 
+; sweeps(x, n, m): m sweeps of x[i] = x[i-1] * x[i]: the next sweep writes
+; x[i - 1] again after this one read it.
+define double @sweeps(ptr noalias %x, i64 %n, i64 %m) {
+entry:
+  br label %outer
+outer:
+  %s = phi i64 [ 0, %entry ], [ %s.next, %outer.latch ]
+  br label %loop
+loop:
+  %i = phi i64 [ 1, %outer ], [ %i.next, %loop ]
+  %i.prev = add nsw i64 %i, -1
+  %i.next = add nuw nsw i64 %i, 1
+  %p.prev = getelementptr inbounds double, ptr %x, i64 %i.prev
+  %p = getelementptr inbounds double, ptr %x, i64 %i
+  %a = load double, ptr %p.prev, align 8
+  %b = load double, ptr %p, align 8
+  %v = fmul double %a, %b
+  store double %v, ptr %p, align 8
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %outer.latch, label %loop
+outer.latch:
+  %s.next = add nuw nsw i64 %s, 1
+  %all = icmp eq i64 %s.next, %m
+  br i1 %all, label %exit, label %outer
+exit:
+  ret double %v
+}
+
 ; squares(x, n): a local copy of x[i]^2, then the sum of its squares; the
 ; copy is written only before the loop that reads it.
 define double @squares(ptr noalias %x, i64 %n) {
@@ -67,26 +95,39 @@ declare double @llvm.sin.f64(double)
 declare double @llvm.fmuladd.f64(double, double, double)
 declare void @_ZN5slope6detail14reverse_markerIJPvS2_lS2_DnDnEEEvPKvPKcS2_DpT_(ptr, ptr, ptr, ptr, ptr, i64, ptr, ptr, ptr)
 declare void @_ZN5slope6detail14reverse_markerIJPvlS2_DnEEEvPKvPKcS2_DpT_(ptr, ptr, ptr, ptr, i64, ptr, ptr)
+declare void @_ZN5slope6detail14reverse_markerIJPvllS2_DnDnEEEvPKvPKcS2_DpT_(ptr, ptr, ptr, ptr, i64, i64, ptr, ptr, ptr)
+@dii = linkonce_odr constant [4 x i8] c"DII\00"
 
 define void @caller(ptr %x, ptr %w, i64 %n, ptr %dx, ptr %out) {
   call void @_ZN5slope6detail14reverse_markerIJPvS2_lS2_DnDnEEEvPKvPKcS2_DpT_(ptr @sweep, ptr @dci, ptr %out, ptr %x, ptr %w, i64 %n, ptr %dx, ptr null, ptr null)
+  call void @_ZN5slope6detail14reverse_markerIJPvllS2_DnDnEEEvPKvPKcS2_DpT_(ptr @sweeps, ptr @dii, ptr %out, ptr %x, i64 %n, i64 %n, ptr %dx, ptr null, ptr null)
   call void @_ZN5slope6detail14reverse_markerIJPvlS2_DnEEEvPKvPKcS2_DpT_(ptr @squares, ptr @di, ptr %out, ptr %x, i64 %n, ptr %dx, ptr null)
   ret void
 }
 
-; x[i + 1] goes on the tape (x[i - 1] too, for now: no write follows it,
-; but telling that needs the direction of the dependence). w[i] is loaded
-; again.
+; x[i + 1] goes on the tape. x[i - 1] is loaded again: the store runs
+; ahead of it (x[j] for j >= i, scalar evolution says), and no loop
+; encloses this one to run the store again. w[i] is loaded again.
 ; CHECK-LABEL: define internal { double } @sweep.slope.reverse.DCI(
 ; CHECK: loop:
 ; CHECK: store double %b, ptr
+; CHECK-NOT: store double %a, ptr
 ; CHECK: loop.rev:
-; CHECK: %b.tape = load double
-; CHECK: %c.redo = load double, ptr %q.redo
+; CHECK-DAG: %b.tape = load double
+; CHECK-DAG: %a.redo = load double
+; CHECK-DAG: %c.redo = load double, ptr %q.redo
 ; CHECK: ret { double }
 
 ; The copy's elements are loaded again in the reverse of the second loop.
 ; CHECK-LABEL: define internal { double } @squares.slope.reverse.DI(
 ; CHECK: sum.rev:
 ; CHECK: %y.redo = load double, ptr %u.redo
+; CHECK: ret { double }
+
+; Inside an outer loop nothing is loaded again from x: both loads are taped.
+; CHECK-LABEL: define internal { double } @sweeps.slope.reverse.DII(
+; CHECK-NOT: {{%a|%b}}.redo = load
+; CHECK-DAG: %a.tape = load double
+; CHECK-DAG: %b.tape = load double
+; CHECK-NOT: {{%a|%b}}.redo = load
 ; CHECK: ret { double }
