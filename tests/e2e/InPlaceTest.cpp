@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 namespace {
@@ -218,6 +219,25 @@ double copyThenUpdateRounds(double *x, int n, int rounds) {
   return s + weightedSum(x, n);
 }
 
+// A bulk copy whose length the optimizer specializes for one element (an
+// i64 load and store of a double): the copy's type must still be known.
+double copyOfScatteredData(const double *x, double *y, int n) {
+  double acc = 0.1 * std::inner_product(x, x + n, y, 0.0);
+  int index[8] = {5, 2, 7, 1, 0, 3, 6, 4};
+  for (int i = 0; i < n; ++i) {
+    y[index[i] % n] = 0.5 * y[index[i] % n] + 0.5 * std::sin(acc);
+    if (i > 0)
+      index[i - 1] = (index[i - 1] + 1) % 8;
+  }
+  double scratch[8];
+  std::memcpy(scratch, y, n * sizeof(double));
+  for (int i = 0; i + 1 < n; ++i)
+    scratch[i] = std::tanh(scratch[i] * std::cos(scratch[i + 1]));
+  for (int i = 0; i < n; ++i)
+    acc += 0.3 * scratch[i];
+  return acc;
+}
+
 /// F(x, ints, n) changes ints: reverse and forward mode against central
 /// differences, each evaluation with a fresh copy of \p Ints.
 template <auto F>
@@ -351,6 +371,16 @@ TEST(InPlace, TailRecursionOverAnArray) {
 TEST(InPlace, BulkCopyAndStoresIntoTheSameMemory) {
   expectGradientOnInputs<copyThenUpdate>(6, 6);
   expectGradientOnInputs<copyThenUpdateRounds>(6, 6, 3);
+}
+
+TEST(InPlace, BulkCopyOfOneElementAsAnInteger) {
+  for (int N : {1, 5}) {
+    std::vector<double> X = inputs(N), DX(N), Y = check::wave(N, 0.7), DY(N);
+    EXPECT_TRUE(slope::testing::check_gradient<copyOfScatteredData>(
+        slope::dup(X.data(), DX.data(), N), slope::dup(Y.data(), DY.data(), N),
+        N))
+        << "n = " << N;
+  }
 }
 
 } // namespace

@@ -10,6 +10,22 @@ using namespace llvm;
 
 namespace slope {
 
+/// An integer load whose every user stores it, or the store of such a
+/// load: bytes moved from one place to another.
+static bool isIntegerCopy(const Instruction &I) {
+  auto IsCopiedLoad = [](const Value *V) {
+    const auto *Load = dyn_cast<LoadInst>(V);
+    return Load && Load->getType()->isIntegerTy() && !Load->user_empty() &&
+           all_of(Load->users(), [Load](const User *U) {
+             const auto *Store = dyn_cast<StoreInst>(U);
+             return Store && Store->getValueOperand() == Load;
+           });
+  };
+  if (const auto *Store = dyn_cast<StoreInst>(&I))
+    return IsCopiedLoad(Store->getValueOperand());
+  return IsCopiedLoad(&I);
+}
+
 Type *soleElementType(ArrayRef<Value *> Pointers,
                       ArrayRef<Type *> ArgElementTypes) {
   Type *Element = nullptr;
@@ -32,6 +48,11 @@ Type *soleElementType(ArrayRef<Value *> Pointers,
     SmallVector<Instruction *, 16> Accesses;
     collectAccesses(Object, Accesses);
     for (Instruction *A : Accesses) {
+      // Integer copies (a memcpy of one element, specialized at -O2, is a
+      // load and a store of i64) move bytes of whatever type: they do not
+      // vote.
+      if (isIntegerCopy(*A))
+        continue;
       Type *Ty = nullptr;
       if (auto *Load = dyn_cast<LoadInst>(A))
         Ty = Load->getType();
