@@ -346,11 +346,10 @@ Expected<Function *> ReverseEmitter::run() {
       return std::move(E);
   }
   Unwritten = std::move(Writers.Unwritten);
-  LaterWriter = std::move(Writers.LaterWriter);
   analyzeLoops();
   if (!InLoop.empty()) {
     TheTape.emplace(*Derivative);
-    TheTape->setLaterWriters(LaterWriter);
+    TheTape->setLaterWriters(std::move(Writers.LaterWriter));
   }
 
   localizeSharedMemory(*Derivative);

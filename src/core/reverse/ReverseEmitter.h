@@ -262,8 +262,6 @@ private:
   /// Loads of memory no later write changes (none for split
   /// derivatives); see LaterWrites.h.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
-  /// For the other loads, a later write that may change their memory.
-  llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriter;
   /// A custom pullback reads memory through its pointer arguments when the
   /// reverse sweep runs: an error where a later write may have changed it.
   llvm::Error checkCustomPullbackMemory(LaterWrites &Later);

@@ -70,14 +70,12 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
 /// What the entry holds, in words, for -Rpass-analysis=slope.
 static std::string
 describeTapedValue(const Instruction &I,
-                   const DenseMap<LoadInst *, Instruction *> *LaterWriters) {
+                   const DenseMap<LoadInst *, Instruction *> &LaterWriters) {
   std::string Type;
   raw_string_ostream OS(Type);
   I.getType()->print(OS);
   if (auto *Load = dyn_cast<LoadInst>(&I)) {
-    Instruction *Writer =
-        LaterWriters ? LaterWriters->lookup(const_cast<LoadInst *>(Load))
-                     : nullptr;
+    Instruction *Writer = LaterWriters.lookup(const_cast<LoadInst *>(Load));
     if (!Writer)
       return "a " + Type + " loaded from memory";
     const Value *Read = getUnderlyingObject(Load->getPointerOperand());

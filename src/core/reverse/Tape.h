@@ -49,9 +49,9 @@ public:
 
   /// For loads whose memory a later write may change, one such write:
   /// remarks say what it is.
-  void setLaterWriters(
-      const llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> &Writers) {
-    LaterWriters = &Writers;
+  void
+  setLaterWriters(llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> W) {
+    LaterWriters = std::move(W);
   }
 
 private:
@@ -79,8 +79,7 @@ private:
   llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
-  const llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> *LaterWriters =
-      nullptr;
+  llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriters;
 };
 
 } // namespace slope

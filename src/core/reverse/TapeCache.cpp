@@ -4,7 +4,6 @@
 #include "Target.h"
 
 #include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
