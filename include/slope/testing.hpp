@@ -42,29 +42,11 @@ struct Tolerance {
 
 namespace detail {
 
-template <class T> struct IsDupArg : std::false_type {};
-template <class T> struct IsDupArg<Dup<T>> : std::true_type {};
-
-/// One argument as check_gradient holds it: arrays by value (a copy of
-/// the caller's data), everything else as given.
-template <class A> struct Slot {
-  using D = std::decay_t<A>;
-  static constexpr bool Active = std::is_floating_point_v<D>;
-  static constexpr bool Array = IsDupArg<D>::value;
-  D given;
-  explicit Slot(const A &a) : given(a) {}
-};
-
-template <class T> struct Slot<Dup<T>> {
-  using Element = std::remove_const_t<T>;
-  static_assert(std::is_floating_point_v<Element>,
-                "slope::testing: dup'd arrays must hold float or double");
-  static constexpr bool Active = false;
-  static constexpr bool Array = true;
-  std::vector<Element> values;
-  explicit Slot(const Dup<T> &d)
-      : values(d.primal, d.primal + std::max<std::size_t>(d.extent, 1)) {}
-};
+/// The inputs of the objective, one vector per argument of F: an active
+/// scalar has one entry, a dup'd array its elements, any other argument
+/// none. Everything is held as double; float inputs are rounded back to
+/// float wherever they are moved, so no value is ever off by a rounding.
+using Values = std::vector<std::vector<double>>;
 
 /// One input of the objective (an active scalar or an array element) with
 /// its derivative by Slope and by central differences.
@@ -73,287 +55,156 @@ struct Component {
   double ad = 0, fd = 0;
 };
 
-template <auto F, class... A> class Checker {
+/// The part of check_gradient that does not depend on F: random weights
+/// and directions, central differences, the dot-product test and the
+/// report. It is compiled once per file instead of once per function
+/// checked, which roughly halves the time a test file takes to compile;
+/// Checker below supplies the three typed calls (F, grad<F>,
+/// derivative<F>).
+class CheckerCore {
 public:
-  explicit Checker(const A &...args) : slots(Slot<A>(args)...) {}
+  virtual ~CheckerCore() = default;
 
-  ::testing::AssertionResult run(Tolerance tol) {
+  [[gnu::noinline]] ::testing::AssertionResult run(Tolerance tol) {
     std::mt19937 random(20261202);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    outputWeights.clear();
-    forEachArray([&](auto &slot, std::size_t) {
-      for (std::size_t i = 0; i < slot.values.size(); ++i)
-        outputWeights.push_back(uniform(random));
-    });
-    std::vector<Component> components = reverseGradient();
+    weights.assign(inputs.size(), {});
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].kind == Kind::Array)
+        for (std::size_t e = 0; e < given[i].size(); ++e)
+          weights[i].push_back(uniform(random));
+    std::vector<Component> components = gradient(/*WithExtents=*/true);
     differences(components);
-    std::vector<double> direction;
-    for (std::size_t i = 0; i < components.size(); ++i)
-      direction.push_back(uniform(random));
-    double forward = forwardAlong(direction), adjoint = 0;
-    for (std::size_t i = 0; i < components.size(); ++i)
-      adjoint += direction[i] * components[i].ad;
-    std::vector<Component> plain = reverseGradient</*WithExtents=*/false>();
-    for (std::size_t i = 0; i < plain.size(); ++i) {
-      plain[i].name += " (called without extents)";
-      plain[i].fd = components[i].fd;
+    Values direction = shapeOfInputs();
+    std::vector<double> flat;
+    for (std::vector<double> &input : direction)
+      for (double &d : input)
+        flat.push_back(d = uniform(random));
+    double forwardValue = forward(direction) + weighted(direction);
+    double adjoint = 0;
+    for (std::size_t c = 0; c < components.size(); ++c)
+      adjoint += flat[c] * components[c].ad;
+    std::vector<Component> plain = gradient(/*WithExtents=*/false);
+    for (std::size_t c = 0; c < plain.size(); ++c) {
+      plain[c].name += " (called without extents)";
+      plain[c].fd = components[c].fd;
     }
     components.insert(components.end(), plain.begin(), plain.end());
-    return report(components, tol, forward, adjoint);
+    return report(components, tol, forwardValue, adjoint);
+  }
+
+protected:
+  enum class Kind { Other, Scalar, Array };
+  struct Input {
+    Kind kind;
+    bool single;    // float: moved values are rounded to float
+    double epsilon; // of the input's own type
+  };
+  std::vector<Input> inputs;
+  Values given; // the caller's values (copied)
+
+  /// Runs F on \p v; arrays hold their final contents afterwards. Returns
+  /// F's result, or 0 for a void F.
+  virtual double primal(Values &v) = 0;
+  /// Runs grad<F> at the given values. \p adjoints holds the seeds of the
+  /// arrays and receives their shadows and the scalars' gradients.
+  virtual void reverse(Values &adjoints, bool withExtents) = 0;
+  /// Runs derivative<F> along \p tangents (the arrays' tangents are
+  /// replaced by the output tangents); returns the tangent of F's result.
+  virtual double forward(Values &tangents) = 0;
+
+  template <class T> void addScalar(T value) {
+    inputs.push_back({Kind::Scalar, std::is_same_v<T, float>,
+                      double(std::numeric_limits<T>::epsilon())});
+    given.push_back({static_cast<double>(value)});
+  }
+  template <class T> void addArray(const T *values, std::size_t n) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                  "slope::testing: dup'd arrays must hold float or double");
+    inputs.push_back({Kind::Array, std::is_same_v<T, float>,
+                      double(std::numeric_limits<T>::epsilon())});
+    given.emplace_back(values, values + n);
+  }
+  void addOther() {
+    inputs.push_back({Kind::Other, false, 0});
+    given.emplace_back();
+  }
+  /// Stores the gradients grad<F> returned in the scalars' entries.
+  void setScalarGradients(Values &adjoints, const std::vector<double> &g) {
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].kind == Kind::Scalar)
+        adjoints[i] = {next < g.size() ? g[next++] : 0.0};
   }
 
 private:
-  // (C++17 has no lambdas in decltype.)
-  struct GradCall {
-    template <class... X> auto operator()(X &&...x) const {
-      return slope::grad<F>(std::forward<X>(x)...);
-    }
-  };
-  struct DerivativeCall {
-    template <class... X> auto operator()(X &&...x) const {
-      return slope::derivative<F>(std::forward<X>(x)...);
-    }
-  };
-  using Slots = std::tuple<Slot<A>...>;
-  static constexpr std::size_t N = sizeof...(A);
-  Slots slots;
-  std::vector<double> outputWeights;
+  Values weights; // of the arrays' final contents in the objective
 
-  template <class Fn> void forEachArray(Fn fn) {
-    std::size_t k = 0;
-    forEachIndex([&](auto I) {
-      auto &slot = std::get<I>(slots);
-      if constexpr (std::decay_t<decltype(slot)>::Array)
-        fn(slot, k++);
-    });
-  }
-  template <class Fn> void forEachIndex(Fn fn) {
-    forEachIndexImpl(fn, std::make_index_sequence<N>{});
-  }
-  template <class Fn, std::size_t... I>
-  void forEachIndexImpl(Fn fn, std::index_sequence<I...>) {
-    (fn(std::integral_constant<std::size_t, I>{}), ...);
+  Values shapeOfInputs() const {
+    Values shape(inputs.size());
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      shape[i].assign(given[i].size(), 0.0);
+    return shape;
   }
 
-  std::vector<double> scalarValues() {
-    std::vector<double> scalars(N, 0.0);
-    forEachIndex([&](auto I) {
-      auto &slot = std::get<I>(slots);
-      if constexpr (std::decay_t<decltype(slot)>::Active)
-        scalars[I] = static_cast<double>(slot.given);
-    });
-    return scalars;
+  /// Σ wᵢ·aᵢ over the arrays of \p v (values or tangents).
+  double weighted(const Values &v) const {
+    double sum = 0;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].kind == Kind::Array)
+        for (std::size_t e = 0; e < v[i].size(); ++e)
+          sum += weights[i][e] * v[i][e];
+    return sum;
   }
 
-  /// Element-typed copies of the arrays and a matching set of shadows.
-  auto typedCopies() {
-    return std::apply(
-        [](auto &...slot) { return std::tuple{arrayOf(slot)...}; }, slots);
-  }
-  template <class S> static auto arrayOf(S &slot) {
-    if constexpr (S::Array)
-      return slot.values;
-    else
-      return 0;
+  double objective(Values v) {
+    double value = primal(v);
+    return value + weighted(v);
   }
 
-  template <bool WithExtents = true> std::vector<Component> reverseGradient() {
-    auto data = typedCopies();
-    auto shadows = typedCopies();
-    std::size_t w = 0;
-    forEachIndex([&](auto I) {
-      if constexpr (Slot<std::tuple_element_t<I, std::tuple<A...>>>::Array)
-        for (auto &x : std::get<I>(shadows))
-          x = static_cast<std::decay_t<decltype(x)>>(outputWeights[w++]);
-    });
-    auto args =
-        gradArgs<WithExtents>(data, shadows, std::make_index_sequence<N>{});
-    using Result = decltype(std::apply(GradCall{}, args));
-    std::vector<double> scalarGrads;
-    if constexpr (std::is_void_v<Result>) {
-      std::apply(GradCall{}, args);
-    } else {
-      Result r = std::apply(GradCall{}, args);
-      collect(r, scalarGrads);
-    }
+  std::vector<Component> gradient(bool withExtents) {
+    Values adjoints = weights;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].kind == Kind::Scalar)
+        adjoints[i] = {0.0};
+    reverse(adjoints, withExtents);
     std::vector<Component> components;
-    std::size_t next = 0;
-    forEachIndex([&](auto I) {
-      using S = Slot<std::tuple_element_t<I, std::tuple<A...>>>;
-      if constexpr (S::Active)
-        components.push_back(
-            {"argument " + std::to_string(I + 1), scalarGrads[next++], 0});
-      if constexpr (S::Array) {
-        auto &shadow = std::get<I>(shadows);
-        for (std::size_t i = 0; i < shadow.size(); ++i)
-          components.push_back({"argument " + std::to_string(I + 1) + "[" +
-                                    std::to_string(i) + "]",
-                                static_cast<double>(shadow[i]), 0});
-      }
-    });
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      std::string name = "argument " + std::to_string(i + 1);
+      if (inputs[i].kind == Kind::Scalar)
+        components.push_back({name, adjoints[i][0], 0});
+      if (inputs[i].kind == Kind::Array)
+        for (std::size_t e = 0; e < adjoints[i].size(); ++e)
+          components.push_back(
+              {name + "[" + std::to_string(e) + "]", adjoints[i][e], 0});
+    }
     return components;
   }
 
-  template <class R> static void collect(const R &r, std::vector<double> &out) {
-    if constexpr (std::is_floating_point_v<R>)
-      out.push_back(static_cast<double>(r));
-    else
-      std::apply(
-          [&](const auto &...g) {
-            (out.push_back(static_cast<double>(g)), ...);
-          },
-          r);
-  }
-
-  template <bool WithExtents, class Data, std::size_t... I>
-  auto gradArgs(Data &data, Data &shadows, std::index_sequence<I...>) {
-    return std::tuple{gradArg<WithExtents, I>(data, shadows)...};
-  }
-  template <bool WithExtents, std::size_t I, class Data>
-  auto gradArg(Data &data, Data &shadows) {
-    auto &slot = std::get<I>(slots);
-    using S = std::decay_t<decltype(slot)>;
-    if constexpr (S::Array)
-      return slope::dup(std::get<I>(data).data(), std::get<I>(shadows).data(),
-                        WithExtents ? std::get<I>(data).size() : 0);
-    else
-      return slot.given;
-  }
-
-  /// A step for central differences in type T around x: ∛ε·max(1, |x|).
-  template <class T> static double step(double X) {
-    return std::cbrt(static_cast<double>(std::numeric_limits<T>::epsilon())) *
-           std::max(1.0, std::fabs(X));
-  }
-
-  /// Central differences of the objective for every component; \p Perturb
-  /// moves one input by an offset (in the input's own type) and returns
-  /// the offset actually taken.
+  /// Central differences of the objective for every component, with a
+  /// step of ∛ε·max(1, |x|) in the input's own type.
   void differences(std::vector<Component> &components) {
-    std::vector<double> scalars = scalarValues();
     std::size_t c = 0;
-    auto difference = [&](double h, auto perturb) {
-      auto evaluate = [&](double offset, double &taken) {
-        std::vector<double> s = scalars;
-        auto data = typedCopies();
-        taken = perturb(s, data, offset);
-        return objectiveTyped(s, data);
-      };
-      double up, down;
-      double plus = evaluate(h, up), minus = evaluate(-h, down);
-      components[c++].fd = (plus - minus) / (up - down);
-    };
-    forEachIndex([&](auto I) {
-      using S = Slot<std::tuple_element_t<I, std::tuple<A...>>>;
-      if constexpr (S::Active) {
-        using T = typename S::D;
-        difference(step<T>(scalars[I]),
-                   [&](std::vector<double> &s, auto &, double h) {
-                     T moved = static_cast<T>(s[I] + h);
-                     double taken = static_cast<double>(moved) - s[I];
-                     s[I] = static_cast<double>(moved);
-                     return taken;
-                   });
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (inputs[i].kind == Kind::Other)
+        continue;
+      for (std::size_t e = 0; e < given[i].size(); ++e) {
+        double x = given[i][e];
+        double h = std::cbrt(inputs[i].epsilon) * std::max(1.0, std::fabs(x));
+        auto evaluate = [&](double offset, double &taken) {
+          Values v = given;
+          double moved = x + offset;
+          if (inputs[i].single)
+            moved = static_cast<float>(moved);
+          v[i][e] = moved;
+          taken = moved - x;
+          return objective(std::move(v));
+        };
+        double up, down;
+        double plus = evaluate(h, up), minus = evaluate(-h, down);
+        components[c++].fd = (plus - minus) / (up - down);
       }
-      if constexpr (S::Array) {
-        using T = typename S::Element;
-        const auto &values = std::get<I>(slots).values;
-        for (std::size_t i = 0; i < values.size(); ++i)
-          difference(step<T>(values[i]), [&, i](std::vector<double> &,
-                                                auto &data, double h) {
-            T &x = std::get<I>(data)[i];
-            T before = x;
-            x = static_cast<T>(x + h);
-            return static_cast<double>(x) - static_cast<double>(before);
-          });
-      }
-    });
-  }
-
-  template <class Data>
-  double objectiveTyped(const std::vector<double> &scalars, Data &data) {
-    auto args = primalArgs(scalars, data, std::make_index_sequence<N>{});
-    double value = 0;
-    if constexpr (std::is_void_v<decltype(std::apply(F, args))>)
-      std::apply(F, args);
-    else
-      value = static_cast<double>(std::apply(F, args));
-    return value + weighted(data);
-  }
-
-  /// Σ wᵢ·aᵢ over the arrays of \p Arrays (values or tangents), in the
-  /// order outputWeights has them.
-  template <class Data> double weighted(const Data &Arrays) {
-    double Sum = 0;
-    std::size_t w = 0;
-    forEachIndex([&](auto I) {
-      if constexpr (Slot<std::tuple_element_t<I, std::tuple<A...>>>::Array)
-        for (auto x : std::get<I>(Arrays))
-          Sum += outputWeights[w++] * static_cast<double>(x);
-    });
-    return Sum;
-  }
-  template <class Data, std::size_t... I>
-  auto primalArgs(const std::vector<double> &scalars, Data &data,
-                  std::index_sequence<I...>) {
-    return std::tuple{plainArg<I>(scalars, data)...};
-  }
-  template <std::size_t I, class Data>
-  auto plainArg(const std::vector<double> &scalars, Data &data) {
-    auto &slot = std::get<I>(slots);
-    using S = std::decay_t<decltype(slot)>;
-    if constexpr (S::Array)
-      return std::get<I>(data).data();
-    else if constexpr (S::Active)
-      return static_cast<typename S::D>(scalars[I]);
-    else if constexpr (slope::detail::IsConstant<typename S::D>::value)
-      return slot.given.value;
-    else
-      return slot.given;
-  }
-
-  /// ⟨J·v, w⟩: forward mode along v, weighted like the objective.
-  double forwardAlong(const std::vector<double> &direction) {
-    auto data = typedCopies();
-    auto tangents = typedCopies();
-    std::size_t d = 0;
-    std::vector<double> scalarTangents(N, 0.0);
-    forEachIndex([&](auto I) {
-      using S = Slot<std::tuple_element_t<I, std::tuple<A...>>>;
-      if constexpr (S::Active)
-        scalarTangents[I] = direction[d++];
-      if constexpr (S::Array)
-        for (auto &t : std::get<I>(tangents))
-          t = static_cast<std::decay_t<decltype(t)>>(direction[d++]);
-    });
-    auto args = forwardArgs(data, tangents, scalarTangents,
-                            std::make_index_sequence<N>{});
-    double value = 0;
-    using Result = decltype(std::apply(DerivativeCall{}, args));
-    if constexpr (std::is_void_v<Result>)
-      std::apply(DerivativeCall{}, args);
-    else
-      value = static_cast<double>(std::apply(DerivativeCall{}, args));
-    return value + weighted(tangents);
-  }
-  template <class Data, std::size_t... I>
-  auto forwardArgs(Data &data, Data &tangents,
-                   const std::vector<double> &scalarTangents,
-                   std::index_sequence<I...>) {
-    return std::tuple{forwardArg<I>(data, tangents, scalarTangents)...};
-  }
-  template <std::size_t I, class Data>
-  auto forwardArg(Data &data, Data &tangents,
-                  const std::vector<double> &scalarTangents) {
-    auto &slot = std::get<I>(slots);
-    using S = std::decay_t<decltype(slot)>;
-    if constexpr (S::Array)
-      return slope::dup(std::get<I>(data).data(), std::get<I>(tangents).data(),
-                        std::get<I>(data).size());
-    else if constexpr (S::Active)
-      return slope::dual(slot.given, scalarTangents[I]);
-    else
-      return slot.given;
+    }
   }
 
   static bool close(double a, double b, Tolerance tol) {
@@ -361,9 +212,9 @@ private:
            tol.rel * std::max(std::fabs(a), std::fabs(b)) + tol.abs;
   }
 
-  ::testing::AssertionResult report(std::vector<Component> &components,
-                                    Tolerance tol, double forward,
-                                    double adjoint) {
+  static ::testing::AssertionResult report(std::vector<Component> &components,
+                                           Tolerance tol, double forward,
+                                           double adjoint) {
     std::vector<const Component *> wrong;
     for (const Component &c : components)
       if (!close(c.ad, c.fd, tol))
@@ -391,6 +242,154 @@ private:
           << "forward and reverse mode disagree: <J v, w> = " << forward
           << " but <v, J^T w> = " << adjoint;
     return ::testing::AssertionFailure() << out.str();
+  }
+};
+
+template <class T> struct IsDupArg : std::false_type {};
+template <class T> struct IsDupArg<Dup<T>> : std::true_type {};
+
+/// The typed calls of check_gradient<F> for arguments of types A...
+template <auto F, class... A> class Checker final : public CheckerCore {
+public:
+  explicit Checker(const A &...args) : args(args...) { (describe(args), ...); }
+
+private:
+  static constexpr std::size_t N = sizeof...(A);
+  using Indices = std::make_index_sequence<N>;
+  template <std::size_t I>
+  using Arg = std::decay_t<std::tuple_element_t<I, std::tuple<A...>>>;
+  template <std::size_t I> static constexpr bool isArray() {
+    return IsDupArg<Arg<I>>::value;
+  }
+  template <std::size_t I> static constexpr bool isScalar() {
+    return std::is_floating_point_v<Arg<I>>;
+  }
+  std::tuple<A...> args;
+
+  template <class D> void describe(const D &arg) {
+    if constexpr (std::is_floating_point_v<D>)
+      addScalar(arg);
+    else if constexpr (IsDupArg<D>::value)
+      addArray(static_cast<const std::remove_const_t<
+                   std::remove_pointer_t<decltype(arg.primal)>> *>(arg.primal),
+               std::max<std::size_t>(arg.extent, 1));
+    else
+      addOther();
+  }
+
+  /// Element-typed copies of the arrays of \p v (0 for other arguments).
+  template <std::size_t I> auto typedArray(const Values &v) {
+    if constexpr (isArray<I>())
+      return std::vector<
+          std::remove_const_t<std::remove_pointer_t<decltype(Arg<I>::primal)>>>(
+          v[I].begin(), v[I].end());
+    else
+      return 0;
+  }
+  template <std::size_t... I>
+  auto typedArrays(const Values &v, std::index_sequence<I...>) {
+    return std::tuple{typedArray<I>(v)...};
+  }
+  template <class Data, std::size_t... I>
+  static void storeArrays(const Data &data, Values &v,
+                          std::index_sequence<I...>) {
+    auto store = [&](auto &into, const auto &array) {
+      if constexpr (!std::is_same_v<std::decay_t<decltype(array)>, int>)
+        into.assign(array.begin(), array.end());
+    };
+    (store(v[I], std::get<I>(data)), ...);
+  }
+
+  template <std::size_t I, class Data>
+  auto plainArg(const Values &v, Data &data) {
+    if constexpr (isArray<I>())
+      return std::get<I>(data).data();
+    else if constexpr (isScalar<I>())
+      return static_cast<Arg<I>>(v[I][0]);
+    else if constexpr (slope::detail::IsConstant<Arg<I>>::value)
+      return std::get<I>(args).value;
+    else
+      return std::get<I>(args);
+  }
+  template <std::size_t... I>
+  double primalCall(Values &v, std::index_sequence<I...> indices) {
+    auto data = typedArrays(v, indices);
+    double value = 0;
+    if constexpr (std::is_void_v<decltype(F(plainArg<I>(v, data)...))>)
+      F(plainArg<I>(v, data)...);
+    else
+      value = static_cast<double>(F(plainArg<I>(v, data)...));
+    storeArrays(data, v, indices);
+    return value;
+  }
+  double primal(Values &v) override { return primalCall(v, Indices{}); }
+
+  template <std::size_t I, class Data>
+  auto gradArg(Data &data, Data &shadows, bool withExtents) {
+    if constexpr (isArray<I>())
+      return slope::dup(std::get<I>(data).data(), std::get<I>(shadows).data(),
+                        withExtents ? std::get<I>(data).size() : 0);
+    else
+      return std::get<I>(args);
+  }
+  template <class R> static void collect(const R &r, std::vector<double> &out) {
+    if constexpr (std::is_floating_point_v<R>)
+      out.push_back(static_cast<double>(r));
+    else
+      std::apply(
+          [&](const auto &...g) {
+            (out.push_back(static_cast<double>(g)), ...);
+          },
+          r);
+  }
+  template <std::size_t... I>
+  void reverseCall(Values &adjoints, bool withExtents,
+                   std::index_sequence<I...> indices) {
+    auto data = typedArrays(given, indices);
+    auto shadows = typedArrays(adjoints, indices);
+    using Result =
+        decltype(slope::grad<F>(gradArg<I>(data, shadows, withExtents)...));
+    std::vector<double> scalarGradients;
+    if constexpr (std::is_void_v<Result>) {
+      slope::grad<F>(gradArg<I>(data, shadows, withExtents)...);
+    } else {
+      Result r = slope::grad<F>(gradArg<I>(data, shadows, withExtents)...);
+      collect(r, scalarGradients);
+    }
+    storeArrays(shadows, adjoints, indices);
+    setScalarGradients(adjoints, scalarGradients);
+  }
+  void reverse(Values &adjoints, bool withExtents) override {
+    reverseCall(adjoints, withExtents, Indices{});
+  }
+
+  template <std::size_t I, class Data>
+  auto forwardArg(Data &data, Data &tangents, const Values &t) {
+    if constexpr (isArray<I>())
+      return slope::dup(std::get<I>(data).data(), std::get<I>(tangents).data(),
+                        std::get<I>(data).size());
+    else if constexpr (isScalar<I>())
+      return slope::dual(std::get<I>(args), t[I][0]);
+    else
+      return std::get<I>(args);
+  }
+  template <std::size_t... I>
+  double forwardCall(Values &t, std::index_sequence<I...> indices) {
+    auto data = typedArrays(given, indices);
+    auto tangents = typedArrays(t, indices);
+    double value = 0;
+    using Result =
+        decltype(slope::derivative<F>(forwardArg<I>(data, tangents, t)...));
+    if constexpr (std::is_void_v<Result>)
+      slope::derivative<F>(forwardArg<I>(data, tangents, t)...);
+    else
+      value = static_cast<double>(
+          slope::derivative<F>(forwardArg<I>(data, tangents, t)...));
+    storeArrays(tangents, t, indices);
+    return value;
+  }
+  double forward(Values &tangents) override {
+    return forwardCall(tangents, Indices{});
   }
 };
 
