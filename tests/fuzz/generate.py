@@ -15,6 +15,7 @@ inputs: array writes and recurrences go through bounded functions, divisors
 stay away from zero, logarithms and roots see positive arguments.
 """
 
+import math
 import random
 import sys
 
@@ -77,6 +78,18 @@ BOUNDED = [
     "0.5 * std::atan({e})",
     "ratio({e})",
 ]
+
+
+def apart(first, second):
+    """A phase for y whose wave is nowhere close to x's: waves of equal
+    phase (mod 2*pi) would make y[i] == x[i], a tie that pick() and max()
+    break with a jump central differences step across."""
+    def close(a, b):
+        turn = (0.37 * (a - b)) % (2 * math.pi)
+        return min(turn, 2 * math.pi - turn) < 0.1
+    while close(first, second):
+        second = second % 99 + 1
+    return second
 
 
 class Kernel:
@@ -488,21 +501,31 @@ class Kernel:
         self.emit(f"    {w}[k] = {self.bounded(leaves)};")
         self.emit("  }")
 
+    def selectors(self):
+        # Floating-point memory the branches below read and the next
+        # iteration overwrites. Its values stay 0.1 or more away from every
+        # threshold, so central differences never step across a jump (a
+        # condition on the inputs themselves would, now and then).
+        f = self.fresh("sel")
+        self.emit(f"double {f}[8] = {{0.3, -0.2, 0.7, -0.4, 0.1, 0.8, -0.3, 0.6}};")
+        return f
+
     def branch_ahead(self):
         # The condition reads what the next iteration overwrites.
-        w = self.writable()
+        w, f = self.writable(), self.selectors()
         self.emit("for (int i = 0; i + 1 < n; ++i) {")
-        self.emit(f"  if ({w}[i + 1] > {self.const()})")
+        self.emit(f"  if ({f}[i + 1] > 0.0)")
         leaves = self.leaves("i") + [f"{w}[i + 1]"] * 2
         self.emit(f"    {w}[i] = {self.bounded(leaves)};")
         self.emit("  else")
         self.emit(f"    {w}[i] = 0.5 * {w}[i] + 0.25 * {w}[i + 1];")
+        self.emit(f"  {f}[i] = -{f}[i + 1];")
         self.emit("}")
 
     def switch_ahead(self):
-        w = self.writable()
+        w, f = self.writable(), self.selectors()
         self.emit("for (int i = 0; i + 1 < n; ++i) {")
-        self.emit(f"  switch (static_cast<int>(2.0 + 2.0 * {w}[i + 1])) {{")
+        self.emit(f"  switch (static_cast<int>(2.0 + 2.0 * {f}[i + 1])) {{")
         for case in range(3):
             leaves = self.leaves("i") + [f"{w}[i + 1]"] * 2
             self.emit(f"  case {case + 1}:")
@@ -511,6 +534,7 @@ class Kernel:
         self.emit("  default:")
         self.emit(f"    {w}[i] = 0.5 * {w}[i];")
         self.emit("  }")
+        self.emit(f"  {f}[i] = 0.5 - {f}[i + 1];")
         self.emit("}")
 
     def counts_ahead(self):
@@ -623,6 +647,7 @@ class Kernel:
                       "slope::dup(y.data(), dy.data(), n), n, s",
         }[self.shape]
         phases = (self.rng.randint(1, 99), self.rng.randint(1, 99))
+        phases = (phases[0], apart(phases[0], phases[1]))
         shuffle, s = self.rng.randint(1, 99), self.const()
         checks = [("double", self.name, "")]
         if self.elem == "R":
