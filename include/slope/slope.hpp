@@ -10,6 +10,9 @@
 #include <slope/results.hpp>
 #include <slope/wrappers.hpp>
 
+#include <type_traits>
+#include <utility>
+
 #if defined(__has_attribute)
 #if __has_attribute(slope_plugin)
 #define SLOPE_PLUGIN_LOADED 1
@@ -82,6 +85,76 @@ SLOPE_HD auto value_and_derivative(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
   return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
                                              true>(std::forward<Args>(args)...);
+}
+
+// A callable object -- a functor or a capturing lambda -- as the first
+// argument: grad(f, x...) differentiates f(x...). Its state is constant;
+// pass slope::dup(f, df) to differentiate that too (df: a functor of the
+// same type whose fields receive the adjoints).
+namespace detail {
+template <class Fn> struct CallableObject { using type = Fn; };
+template <class T> struct CallableObject<Dup<T>> {
+  using type = std::remove_cv_t<T>;
+};
+template <class T> struct CallableObject<Constant<T *>> {
+  using type = std::remove_cv_t<T>;
+};
+template <class Fn>
+using CallableObjectT = typename CallableObject<std::decay_t<Fn>>::type;
+
+template <class Fn, class = void> struct HasCallOperator : std::false_type {};
+template <class Fn>
+struct HasCallOperator<Fn, std::void_t<decltype(&Fn::operator())>>
+    : std::true_type {};
+
+template <class Fn> constexpr auto call_operator() {
+  static_assert(std::is_class_v<Fn>,
+                "slope: pass the function to differentiate as a template "
+                "argument: slope::grad<f>(x...); a callable object (a "
+                "functor or lambda) may come first: slope::grad(f, x...)");
+  static_assert(!std::is_class_v<Fn> || HasCallOperator<Fn>::value,
+                "slope: the callable object has no single operator() (a "
+                "generic lambda or an overloaded operator()); differentiate "
+                "a member function instead: slope::grad<&T::name>(obj, ...)");
+  if constexpr (HasCallOperator<Fn>::value)
+    return &Fn::operator();
+  else
+    return nullptr;
+}
+
+/// The object argument of a callable: as given when wrapped, else constant.
+template <class Fn> SLOPE_HD auto callable_argument(Fn &&f) {
+  using D = std::decay_t<Fn>;
+  if constexpr (IsDup<D>::value || IsConstant<D>::value)
+    return f;
+  else
+    return slope::constant(__builtin_addressof(f));
+}
+} // namespace detail
+
+template <class Fn, class... Args> SLOPE_HD auto grad(Fn &&f, Args &&...args) {
+  return grad<detail::call_operator<detail::CallableObjectT<Fn>>()>(
+      detail::callable_argument(std::forward<Fn>(f)),
+      std::forward<Args>(args)...);
+}
+template <class Fn, class... Args>
+SLOPE_HD auto value_and_grad(Fn &&f, Args &&...args) {
+  return value_and_grad<detail::call_operator<detail::CallableObjectT<Fn>>()>(
+      detail::callable_argument(std::forward<Fn>(f)),
+      std::forward<Args>(args)...);
+}
+template <class Fn, class... Args>
+SLOPE_HD auto derivative(Fn &&f, Args &&...args) {
+  return derivative<detail::call_operator<detail::CallableObjectT<Fn>>()>(
+      detail::callable_argument(std::forward<Fn>(f)),
+      std::forward<Args>(args)...);
+}
+template <class Fn, class... Args>
+SLOPE_HD auto value_and_derivative(Fn &&f, Args &&...args) {
+  return value_and_derivative<
+      detail::call_operator<detail::CallableObjectT<Fn>>()>(
+      detail::callable_argument(std::forward<Fn>(f)),
+      std::forward<Args>(args)...);
 }
 
 #undef SLOPE_REQUIRE_PLUGIN_

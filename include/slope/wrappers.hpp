@@ -3,6 +3,13 @@
 #define SLOPE_WRAPPERS_HPP
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
+
+#if !defined(__CUDA__)
+#include <cstdio>
+#include <cstdlib>
+#endif
 
 #if defined(__CUDA__)
 #define SLOPE_HD __attribute__((host, device))
@@ -55,6 +62,54 @@ template <class T>
 SLOPE_HD constexpr Dup<const T> dup(const T *primal, T *shadow,
                                     std::size_t extent = 0) {
   return {primal, shadow, extent};
+}
+
+namespace detail {
+template <class T, class = void> struct HasSize : std::false_type {};
+template <class T>
+struct HasSize<T, std::void_t<decltype(std::declval<const T &>().size())>>
+    : std::true_type {};
+
+template <class T>
+inline constexpr bool is_dup_object_v =
+    !std::is_pointer_v<T> && !std::is_array_v<T> && !std::is_function_v<T>;
+
+/// A container and its shadow must have the same number of elements: the
+/// derivative would otherwise read or write past the shadow's end.
+template <class T>
+SLOPE_HD void check_shadow_size(const T &primal, const T &shadow) {
+  if constexpr (HasSize<T>::value) {
+    if (primal.size() != shadow.size()) {
+#if defined(__CUDA_ARCH__)
+      __builtin_trap();
+#elif defined(__CUDA__) // without the C library headers (-nocudainc)
+      __builtin_printf("slope::dup(x, dx): dx and x differ in size\n");
+      __builtin_abort();
+#else
+      std::fprintf(stderr,
+                   "slope::dup(x, dx): dx has %zu elements but x has %zu; "
+                   "give the shadow x's size\n",
+                   static_cast<std::size_t>(shadow.size()),
+                   static_cast<std::size_t>(primal.size()));
+      std::abort();
+#endif
+    }
+  }
+}
+} // namespace detail
+
+/// An object (a scalar, a struct, a container) with its shadow, for a
+/// reference or class-type parameter, or a member function's object.
+/// Containers must have equal sizes (checked when the program runs).
+template <class T, class = std::enable_if_t<detail::is_dup_object_v<T>>>
+SLOPE_HD Dup<T> dup(T &primal, T &shadow) {
+  detail::check_shadow_size(primal, shadow);
+  return {&primal, &shadow, 1};
+}
+template <class T, class = std::enable_if_t<detail::is_dup_object_v<T>>>
+SLOPE_HD Dup<const T> dup(const T &primal, T &shadow) {
+  detail::check_shadow_size(primal, shadow);
+  return {&primal, &shadow, 1};
 }
 
 /// One shadow pointer (or, for slope::dual, one tangent) per lane of

@@ -75,6 +75,97 @@ targetOf(const TemplateArgument &Arg) {
   return {Closure->getLambdaStaticInvoker(), Closure->getLambdaCallOperator()};
 }
 
+/// The Call<...>::reverse/forward call in the body of API function \p Api
+/// (slope/detail/calls.hpp), following the API's own forwarding calls (the
+/// callable-object overloads call the template form). Its first template
+/// argument is the function Slope differentiates: the target or its
+/// adapter.
+const FunctionDecl *differentiatedFunction(const FunctionDecl *Api,
+                                           unsigned Depth = 0);
+
+const FunctionDecl *differentiatedIn(const Stmt *S, unsigned Depth) {
+  if (!S)
+    return nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (apiMode(Callee))
+      return differentiatedFunction(Callee, Depth + 1);
+    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
+    const auto *Class =
+        Method ? dyn_cast<ClassTemplateSpecializationDecl>(Method->getParent())
+               : nullptr;
+    if (Class && Class->getName() == "Call" && Method->getIdentifier() &&
+        (Method->getName() == "reverse" || Method->getName() == "forward"))
+      if (const TemplateArgumentList *Args =
+              Method->getTemplateSpecializationArgs())
+        if (Args->size() &&
+            Args->get(0).getKind() == TemplateArgument::Declaration)
+          return dyn_cast<FunctionDecl>(Args->get(0).getAsDecl());
+  }
+  for (const Stmt *Child : S->children())
+    if (const FunctionDecl *Found = differentiatedIn(Child, Depth))
+      return Found;
+  return nullptr;
+}
+
+const FunctionDecl *differentiatedFunction(const FunctionDecl *Api,
+                                           unsigned Depth) {
+  if (Depth > 4 || !Api)
+    return nullptr;
+  return differentiatedIn(Api->getBody(), Depth);
+}
+
+/// The API call an API function forwards to (the callable-object
+/// overloads), or null.
+const FunctionDecl *forwardedApi(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (apiMode(Call->getDirectCallee()))
+      return Call->getDirectCallee();
+  for (const Stmt *Child : S->children())
+    if (const FunctionDecl *Found = forwardedApi(Child))
+      return Found;
+  return nullptr;
+}
+
+/// Whether \p T holds floating-point data or points to some: a float, or
+/// a pointer, reference, array or class (fields and bases) reaching one.
+bool reachesFloatingPoint(QualType T,
+                          llvm::SmallPtrSetImpl<const RecordDecl *> &Seen) {
+  T = T.getCanonicalType();
+  if (T->isRealFloatingType() || T->isAnyComplexType())
+    return true;
+  if (T->isPointerType() || T->isReferenceType())
+    return reachesFloatingPoint(T->getPointeeType(), Seen);
+  if (const auto *Array = T->getAsArrayTypeUnsafe())
+    return reachesFloatingPoint(Array->getElementType(), Seen);
+  const RecordDecl *Record = T->getAsRecordDecl();
+  if (!Record || !(Record = Record->getDefinition()) ||
+      !Seen.insert(Record).second)
+    return false;
+  if (const auto *Class = dyn_cast<CXXRecordDecl>(Record))
+    for (const CXXBaseSpecifier &Base : Class->bases())
+      if (reachesFloatingPoint(Base.getType(), Seen))
+        return true;
+  for (const FieldDecl *Field : Record->fields())
+    if (reachesFloatingPoint(Field->getType(), Seen))
+      return true;
+  return false;
+}
+
+/// Whether \p T is one of the API's argument wrappers (slope::dup, ...).
+bool isSlopeWrapper(QualType T) {
+  const auto *Record = T.getCanonicalType()->getAsCXXRecordDecl();
+  if (!Record || !Record->getIdentifier())
+    return false;
+  const auto *NS = dyn_cast<NamespaceDecl>(Record->getDeclContext());
+  return NS && NS->getName() == "slope" &&
+         llvm::StringSwitch<bool>(Record->getName())
+             .Cases("Dup", "Constant", "Dual", "DupLanes", "DualLanes", true)
+             .Default(false);
+}
+
 /// The floating-point semantics \p T is made of: a floating type, arrays
 /// of it, or structs whose fields all are; null for anything else.
 const llvm::fltSemantics *elementSemantics(QualType T, ASTContext &Context) {
@@ -170,9 +261,14 @@ public:
       return true;
     }
     std::optional<DiffMode> Mode = apiMode(Api);
-    if (!Mode)
-      return true;
-    const TemplateArgumentList *Args = Api->getTemplateSpecializationArgs();
+    if (!Mode || (!Enclosing.empty() && apiMode(Enclosing.back())))
+      return true; // not an API call, or the API forwarding to itself
+    // The callable-object form grad(f, x...) forwards to
+    // grad<&F::operator()>(f, x...); the user's target is the latter's.
+    const FunctionDecl *Named = Api;
+    if (const FunctionDecl *Inner = forwardedApi(Api->getBody()))
+      Named = Inner;
+    const TemplateArgumentList *Args = Named->getTemplateSpecializationArgs();
     if (!Args || Args->size() == 0)
       return true;
     auto [Target, Body] = targetOf(Args->get(0));
@@ -180,12 +276,100 @@ public:
       return true; // the header's static checks explain the problem
     if (!Body->hasBody())
       WithoutBody.push_back({Call, Body});
+    checkUnwrappedArguments(Call, Body, /*CallableForm=*/Named != Api);
+    checkVirtualTarget(Call, Body);
+    if (const FunctionDecl *Differentiated = differentiatedFunction(Api))
+      Target = Differentiated;
     Locations[{irName(Target), *Mode}].push_back(Call->getExprLoc());
     recordPointees(Target);
     return true;
   }
 
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    Enclosing.pop_back();
+    return Result;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    Enclosing.push_back(FD);
+    bool Result = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+    Enclosing.pop_back();
+    return Result;
+  }
+
 private:
+  /// A pointer, reference or object holding floating-point data that the
+  /// caller passed without slope::dup or slope::constant would silently be
+  /// constant: an error naming the argument, as the header gives for
+  /// double*. (Floating-point scalars by value or const reference are
+  /// active, and pointers to them the header reports.)
+  void checkUnwrappedArguments(const CallExpr *Call, const FunctionDecl *Body,
+                               bool CallableForm) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Body);
+    bool ObjectFirst = Method && Method->isInstance() &&
+                       !(Method->getParent()->isLambda() && !CallableForm &&
+                         Call->getNumArgs() == Body->getNumParams());
+    unsigned Offset = ObjectFirst ? 1 : 0;
+    DiagnosticsEngine &Diags = Context.getDiagnostics();
+    unsigned ID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "slope: argument %0 of '%1' holds or points to floating-point data "
+        "but is neither slope::dup nor slope::constant: pass "
+        "slope::dup(x, dx) to differentiate it, or slope::constant(&x)");
+    auto check = [&](unsigned Index, QualType Param) {
+      if (Index >= Call->getNumArgs())
+        return;
+      const Expr *Arg = Call->getArg(Index);
+      if (isSlopeWrapper(Arg->IgnoreImpCasts()->getType()) ||
+          Param->isDependentType())
+        return;
+      QualType Canonical = Param.getCanonicalType();
+      QualType Pointee =
+          Canonical->isPointerType() || Canonical->isReferenceType()
+              ? Canonical->getPointeeType()
+              : Canonical;
+      // Scalars by value and by const reference are active; pointers to
+      // scalars (and to pointers) and writable references to scalars are
+      // the header's to report.
+      if (Canonical->isRealFloatingType() ||
+          (Canonical->isReferenceType() && Pointee->isRealFloatingType()) ||
+          (Canonical->isPointerType() &&
+           (Pointee->isRealFloatingType() || Pointee->isPointerType())))
+        return;
+      if (!(Canonical->isPointerType() || Canonical->isReferenceType() ||
+            Canonical->isRecordType()))
+        return;
+      llvm::SmallPtrSet<const RecordDecl *, 8> Seen;
+      if (!reachesFloatingPoint(Pointee, Seen))
+        return;
+      Diags.Report(Arg->getExprLoc(), ID)
+          << Index + 1 << Body->getQualifiedNameAsString()
+          << Arg->getSourceRange();
+    };
+    if (ObjectFirst && !CallableForm)
+      check(0, Context.getLValueReferenceType(
+                   Context.getRecordType(Method->getParent())));
+    for (unsigned I = 0; I < Body->getNumParams(); ++I)
+      check(I + Offset, Body->getParamDecl(I)->getType());
+  }
+
+  /// A member function pointer to a virtual function calls through the
+  /// object's vtable, a call Slope cannot follow; say so at the call.
+  void checkVirtualTarget(const CallExpr *Call, const FunctionDecl *Body) {
+    const auto *Method = dyn_cast<CXXMethodDecl>(Body);
+    if (!Method || !Method->isVirtual())
+      return;
+    DiagnosticsEngine &Diags = Context.getDiagnostics();
+    unsigned ID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Error,
+        "slope: cannot differentiate '%0': it is virtual, and a member "
+        "function pointer calls it through the object's vtable; "
+        "differentiate a function that calls it on an object of a final "
+        "class instead (clang then calls it directly)");
+    Diags.Report(Call->getExprLoc(), ID) << Method->getQualifiedNameAsString();
+  }
+
   void recordPointees(const FunctionDecl *Target) {
     std::string Name = irName(Target);
     std::vector<const llvm::fltSemantics *> &Params = Pointees[Name];
@@ -214,6 +398,7 @@ private:
   std::unique_ptr<MangleContext> Mangler;
   llvm::SmallPtrSet<const FunctionDecl *, 8> WithRules;
   std::vector<std::pair<const CallExpr *, const FunctionDecl *>> WithoutBody;
+  std::vector<const FunctionDecl *> Enclosing;
 };
 
 } // namespace

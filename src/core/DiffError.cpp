@@ -19,8 +19,29 @@ DiffError::DiffError(std::string Message, const Instruction *At)
     Location = At->getDebugLoc();
 }
 
+/// The target inside the name of an adapter the API headers made for it
+/// (slope/detail/adapter.hpp): "slope::detail::Adapter<&T, ...>::call(...)"
+/// names T, which is what the user wrote.
+static std::string adaptedTarget(StringRef Name) {
+  StringRef Prefix = "slope::detail::Adapter<&";
+  if (!Name.starts_with(Prefix))
+    return Name.str();
+  StringRef Rest = Name.drop_front(Prefix.size());
+  int Depth = 0;
+  for (size_t I = 0; I < Rest.size(); ++I) {
+    char C = Rest[I];
+    if (C == '(' || C == '<')
+      ++Depth;
+    else if (C == ')' || C == '>')
+      --Depth;
+    else if (C == ',' && Depth == 0)
+      return Rest.take_front(I).str();
+  }
+  return Name.str();
+}
+
 std::string sourceName(StringRef IRName) {
-  return demangle(IRName.split(".slope.").first);
+  return adaptedTarget(demangle(IRName.split(".slope.").first));
 }
 
 std::string describe(const Instruction &I) {

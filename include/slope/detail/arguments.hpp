@@ -210,9 +210,11 @@ template <> struct ResultSlot<void> {
   SLOPE_HD void *address() { return nullptr; }
 };
 
-/// Positions of the active arguments among all arguments.
+/// Positions of the active arguments among all arguments (scalars by
+/// value, 'A', or by const reference, 'R').
 template <char... Kinds> struct ActivePositions {
-  static constexpr std::size_t count = ((Kinds == 'A' ? 1 : 0) + ... + 0);
+  static constexpr bool active(char Kind) { return Kind == 'A' || Kind == 'R'; }
+  static constexpr std::size_t count = ((active(Kinds) ? 1 : 0) + ... + 0);
   struct Array {
     std::size_t at[count == 0 ? 1 : count];
   };
@@ -221,7 +223,7 @@ template <char... Kinds> struct ActivePositions {
     constexpr char kinds[] = {Kinds..., '\0'};
     std::size_t next = 0;
     for (std::size_t i = 0; i + 1 < sizeof(kinds); ++i)
-      if (kinds[i] == 'A')
+      if (active(kinds[i]))
         result.at[next++] = i;
     return result;
   }();

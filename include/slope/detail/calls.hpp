@@ -1,30 +1,75 @@
-// Implementation of grad/derivative for a target of type R(*)(P...).
+// Implementation of grad/derivative for a target of type R(*)(Q...) whose
+// caller-side signature is S(*)(P...) (see adapter.hpp).
 #ifndef SLOPE_DETAIL_CALLS_HPP
 #define SLOPE_DETAIL_CALLS_HPP
 
 #include <tuple>
 
+#include <slope/detail/adapter.hpp>
 #include <slope/detail/arguments.hpp>
+#include <slope/detail/lowered_arguments.hpp>
 #include <slope/detail/marker.hpp>
 #include <slope/results.hpp>
 
 namespace slope::detail {
 
-/// The function pointer behind F: F itself, or a captureless lambda's.
-template <auto F> SLOPE_HD constexpr auto function_pointer() {
-  if constexpr (std::is_pointer_v<decltype(F)>)
-    return F;
-  else
-    return +F;
-}
+/// One parameter: its kind and storage, and the marker's operands for it.
+/// Q is the parameter of the function differentiated, P the parameter as
+/// the caller sees it (they differ where the adapter lowers P).
+template <Mode M, class Q, class P, class A> struct Param {
+  static constexpr bool lowered = needs_lowering_v<P>;
+  static constexpr char kind = [] {
+    if constexpr (lowered)
+      return lowered_kind<M, P, A>();
+    else
+      return kind_of<M, Q, A>();
+  }();
+  static constexpr char marker = marker_kind(kind);
+  struct Nothing {
+    template <class X> SLOPE_HD explicit Nothing(const X &) {}
+  };
+  using HeldType = std::conditional_t<lowered, HeldFor<M, P, A>, Nothing>;
+  using Slot =
+      std::conditional_t<kind == 'A', Q,
+                         std::conditional_t<kind == 'R', Referent<P>, char>>;
 
-template <class Fn> struct Call {
-  static_assert(always_false<Fn>,
-                "slope: the differentiated function must be a function, a "
-                "static member function or a captureless lambda");
+  template <std::size_t Width, std::size_t I> static constexpr bool check() {
+    if constexpr (lowered)
+      check_lowered_argument<M, Width, P, A>();
+    else
+      check_argument<M, Width, I, Q, A>();
+    return true;
+  }
+  SLOPE_HD static auto primal(HeldType &held, A &arg) {
+    if constexpr (lowered)
+      return marker_operand(lowered_primal<kind>(held, arg));
+    else
+      return marker_operand<Q>(primal_of<Q>(std::forward<A>(arg)));
+  }
+  SLOPE_HD static auto reverseShadow(HeldType &held, A &arg, Slot &slot) {
+    if constexpr (lowered)
+      return marker_operand(lowered_shadow<kind>(held, arg, slot));
+    else
+      return marker_operand(reverse_shadow_of<kind, Q>(arg, slot));
+  }
+  SLOPE_HD static auto forwardShadow(HeldType &held, A &arg) {
+    if constexpr (lowered) {
+      char unused = 0;
+      return marker_operand(lowered_shadow<kind>(held, arg, unused));
+    } else {
+      return marker_operand(forward_shadow_of<kind, Q>(arg));
+    }
+  }
 };
 
-template <class R, class... P> struct Call<R (*)(P...)> {
+template <class Fn, class Source = Fn> struct Call {
+  static_assert(always_false<Fn>,
+                "slope: the differentiated function must be a function, a "
+                "member function (&Class::name) or a lambda");
+};
+
+template <class R, class... Q, class S, class... P>
+struct Call<R (*)(Q...), S (*)(P...)> {
   // A struct result has no seed and no tangent of its own.
   static_assert(std::is_void_v<R> || std::is_scalar_v<R>,
                 "slope: the differentiated function must return a "
@@ -88,7 +133,7 @@ private:
   SLOPE_HD static auto laneOperands(Slots &slots, std::index_sequence<I...>,
                                     A &...args) {
     return std::make_tuple(
-        marker_operand(lane_shadow_of<kind_of<Mode::Reverse, P, A>(), Lane>(
+        marker_operand(lane_shadow_of<kind_of<Mode::Reverse, Q, A>(), Lane>(
             args, std::get<I>(slots)))...);
   }
 
@@ -97,44 +142,49 @@ private:
             std::size_t... L, class... A>
   SLOPE_HD static auto reverseLanes(std::index_sequence<I...> params,
                                     std::index_sequence<L...>, A &&...args) {
-    using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
-    std::tuple<LaneAdjointSlot<kind_of<Mode::Reverse, P, A>(), P, Width>...>
+    using Kinds = ActivePositions<kind_of<Mode::Reverse, Q, A>()...>;
+    std::tuple<LaneAdjointSlot<kind_of<Mode::Reverse, Q, A>(), Q, Width>...>
         slots{};
     ResultSlot<R> result;
-    auto operands = std::tuple_cat(std::make_tuple(marker_operand<P>(
-                                       primal_of<P>(std::forward<A>(args)))...),
+    auto operands = std::tuple_cat(std::make_tuple(marker_operand<Q>(
+                                       primal_of<Q>(std::forward<A>(args)))...),
                                    laneOperands<L>(slots, params, args...)...,
                                    std::make_tuple(extent_bytes_of(args)...));
     std::apply(
         [&](auto... operand) {
           reverse_marker(
               reinterpret_cast<const void *>(F),
-              LaneDescriptor<Width, kind_of<Mode::Reverse, P, A>()...>::value,
+              LaneDescriptor<Width, kind_of<Mode::Reverse, Q, A>()...>::value,
               result.address(), operand...);
         },
         operands);
     return gradResult<WithValue>(result, slots, Kinds{});
   }
 
+  static constexpr bool anyLowered = (needs_lowering_v<P> || ...);
+
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto reverseImpl(std::index_sequence<I...> params,
                                    A &&...args) {
     constexpr std::size_t Width = width_of<A...>();
-    (check_argument<Mode::Reverse, Width, I, P, A>(), ...);
-    if constexpr (Width > 1) {
+    constexpr bool Checked =
+        (Param<Mode::Reverse, Q, P, A>::template check<Width, I>() && ...);
+    if constexpr (Width > 1 && !anyLowered) {
       return reverseLanes<F, WithValue, Width>(
           params, std::make_index_sequence<Width>{}, std::forward<A>(args)...);
-    } else {
-      using Kinds = ActivePositions<kind_of<Mode::Reverse, P, A>()...>;
-      std::tuple<AdjointSlot<kind_of<Mode::Reverse, P, A>(), P>...> slots{};
+    } else if constexpr (Checked && Width == 1) {
+      using Kinds = ActivePositions<Param<Mode::Reverse, Q, P, A>::kind...>;
+      std::tuple<typename Param<Mode::Reverse, Q, P, A>::Slot...> slots{};
+      std::tuple<typename Param<Mode::Reverse, Q, P, A>::HeldType...> held{
+          typename Param<Mode::Reverse, Q, P, A>::HeldType(args)...};
       ResultSlot<R> result;
       reverse_marker(
           reinterpret_cast<const void *>(F),
-          Descriptor<kind_of<Mode::Reverse, P, A>()...>::value,
+          Descriptor<Param<Mode::Reverse, Q, P, A>::marker...>::value,
           result.address(),
-          marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-          marker_operand(reverse_shadow_of<kind_of<Mode::Reverse, P, A>(), P>(
-              args, std::get<I>(slots)))...,
+          Param<Mode::Reverse, Q, P, A>::primal(std::get<I>(held), args)...,
+          Param<Mode::Reverse, Q, P, A>::reverseShadow(std::get<I>(held), args,
+                                                       std::get<I>(slots))...,
           extent_bytes_of(args)...);
       return gradResult<WithValue>(result, slots, Kinds{});
     }
@@ -144,7 +194,7 @@ private:
   template <std::size_t Lane, class... A>
   SLOPE_HD static auto forwardLaneOperands(A &...args) {
     return std::make_tuple(marker_operand(
-        forward_lane_shadow_of<kind_of<Mode::Forward, P, A>(), Lane, P>(
+        forward_lane_shadow_of<kind_of<Mode::Forward, Q, A>(), Lane, Q>(
             args))...);
   }
 
@@ -156,14 +206,14 @@ private:
     using Tangents =
         std::conditional_t<std::is_void_v<R>, void, std::array<R, Width>>;
     ResultSlot<Tangents> tangents;
-    auto operands = std::tuple_cat(std::make_tuple(marker_operand<P>(
-                                       primal_of<P>(std::forward<A>(args)))...),
+    auto operands = std::tuple_cat(std::make_tuple(marker_operand<Q>(
+                                       primal_of<Q>(std::forward<A>(args)))...),
                                    forwardLaneOperands<L>(args...)...);
     std::apply(
         [&](auto... operand) {
           forward_marker(
               reinterpret_cast<const void *>(F),
-              LaneDescriptor<Width, kind_of<Mode::Forward, P, A>()...>::value,
+              LaneDescriptor<Width, kind_of<Mode::Forward, Q, A>()...>::value,
               result.address(), tangents.address(), operand...);
         },
         operands);
@@ -178,20 +228,23 @@ private:
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto forwardImpl(std::index_sequence<I...>, A &&...args) {
     constexpr std::size_t Width = width_of<A...>();
-    (check_argument<Mode::Forward, Width, I, P, A>(), ...);
-    if constexpr (Width > 1) {
+    constexpr bool Checked =
+        (Param<Mode::Forward, Q, P, A>::template check<Width, I>() && ...);
+    if constexpr (Width > 1 && !anyLowered) {
       return forwardLanes<F, WithValue, Width>(
           std::make_index_sequence<Width>{}, std::forward<A>(args)...);
-    } else {
+    } else if constexpr (Checked && Width == 1) {
+      std::tuple<typename Param<Mode::Forward, Q, P, A>::HeldType...> held{
+          typename Param<Mode::Forward, Q, P, A>::HeldType(args)...};
       ResultSlot<R> result;
       ResultSlot<R> tangent;
       forward_marker(
           reinterpret_cast<const void *>(F),
-          Descriptor<kind_of<Mode::Forward, P, A>()...>::value,
+          Descriptor<Param<Mode::Forward, Q, P, A>::marker...>::value,
           result.address(), tangent.address(),
-          marker_operand<P>(primal_of<P>(std::forward<A>(args)))...,
-          marker_operand(
-              forward_shadow_of<kind_of<Mode::Forward, P, A>(), P>(args))...);
+          Param<Mode::Forward, Q, P, A>::primal(std::get<I>(held), args)...,
+          Param<Mode::Forward, Q, P, A>::forwardShadow(std::get<I>(held),
+                                                       args)...);
       if constexpr (std::is_void_v<R>)
         return;
       else if constexpr (!WithValue)
@@ -203,15 +256,21 @@ private:
 };
 
 // noexcept is part of the function type since C++17; it changes nothing here.
-template <class R, class... P>
-struct Call<R (*)(P...) noexcept> : Call<R (*)(P...)> {};
+template <class R, class... P, class Source>
+struct Call<R (*)(P...) noexcept, Source> : Call<R (*)(P...), Source> {};
+template <class R, class... P, class S, class... Q>
+struct Call<R (*)(P...), S (*)(Q...) noexcept>
+    : Call<R (*)(P...), S (*)(Q...)> {};
 
-template <class R, class... P> struct Call<R (*)(P..., ...)> {
+template <class R, class... P, class Source>
+struct Call<R (*)(P..., ...), Source> {
   static_assert(always_false<R (*)(P..., ...)>,
                 "slope: variadic functions cannot be differentiated");
 };
 
-template <auto F> using CallOf = Call<decltype(function_pointer<F>())>;
+template <auto F>
+using CallOf =
+    Call<decltype(function_pointer<F>()), typename SourceSignature<F>::type>;
 
 } // namespace slope::detail
 
