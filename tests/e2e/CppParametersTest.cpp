@@ -58,7 +58,35 @@ double neuron(const Layer &layer, const std::vector<double> &in) {
   return std::tanh(s);
 }
 
+// Copies between local arrays of structs: memcpy of bytes the allocas'
+// types say are doubles.
+double reversedPairs(const double *x, int n) {
+  Point p[4], q[4];
+  for (int i = 0; i < 4; ++i)
+    p[i] = {x[i % n], x[(i + 1) % n]};
+  for (int i = 0; i < 4; ++i)
+    q[i] = p[3 - i];
+  double s = 0;
+  for (int i = 0; i < 4; ++i)
+    s += (i + 1) * q[i].x * std::sin(q[i].y);
+  return s;
+}
+
 } // namespace
+
+TEST(CppParameters, LocalArraysOfStructsCopied) {
+  std::vector<double> x = check::wave(4, 0.8), dx(4, 0.0);
+  slope::grad<reversedPairs>(slope::dup(x.data(), dx.data()), 4);
+  std::vector<double> fd =
+      check::arrayDifferences(reversedPairs, x.data(), 4, 4);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_TRUE(check::near(dx[i], fd[i], 1e-8)) << i;
+  std::vector<double> tx(4, 0.0);
+  tx[1] = 1.0;
+  double t =
+      slope::derivative<reversedPairs>(slope::dup(x.data(), tx.data()), 4);
+  EXPECT_TRUE(check::near(t, fd[1], 1e-8));
+}
 
 TEST(CppParameters, ScalarByConstReferenceIsActive) {
   double x = 1.2, y = 0.4;

@@ -26,6 +26,26 @@ static bool isIntegerCopy(const Instruction &I) {
   return IsCopiedLoad(&I);
 }
 
+/// The one floating-point type \p Ty is made of (through arrays and
+/// structs, as a local `Point p[4]` is at -O0), or null.
+static Type *uniformFloatingType(Type *Ty) {
+  if (Ty->isFloatingPointTy())
+    return Ty;
+  if (auto *Array = dyn_cast<ArrayType>(Ty))
+    return uniformFloatingType(Array->getElementType());
+  auto *Struct = dyn_cast<StructType>(Ty);
+  if (!Struct || Struct->getNumElements() == 0)
+    return nullptr;
+  Type *Common = nullptr;
+  for (Type *Field : Struct->elements()) {
+    Type *Element = uniformFloatingType(Field);
+    if (!Element || (Common && Common != Element))
+      return nullptr;
+    Common = Element;
+  }
+  return Common;
+}
+
 Type *soleElementType(ArrayRef<Value *> Pointers,
                       ArrayRef<Type *> ArgElementTypes) {
   Type *Element = nullptr;
@@ -62,10 +82,8 @@ Type *soleElementType(ArrayRef<Value *> Pointers,
         return nullptr;
     }
     if (auto *Alloca = dyn_cast<AllocaInst>(Object)) {
-      Type *Allocated = Alloca->getAllocatedType();
-      while (auto *Array = dyn_cast<ArrayType>(Allocated))
-        Allocated = Array->getElementType();
-      if (!Accept(Allocated))
+      Type *Allocated = uniformFloatingType(Alloca->getAllocatedType());
+      if (!Allocated || !Accept(Allocated))
         return nullptr;
     }
   }
