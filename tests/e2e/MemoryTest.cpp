@@ -1,6 +1,7 @@
 // Memory shapes: arrays of structs mixing integer and floating-point
-// fields, stack arrays, new[]/delete[], calloc, memcpy/memset, and a
-// pointer-to-pointer matrix whose shadow rows the caller provides.
+// fields, stack arrays, new[]/delete[], calloc, aligned_alloc and aligned
+// new[], memcpy/memset, and a pointer-to-pointer matrix whose shadow rows
+// the caller provides.
 #include "Check.h"
 
 #include <slope/slope.hpp>
@@ -54,6 +55,27 @@ double scratchAfterLoop(const double *x, int n) {
     acc += h[i] * x[i];
   std::free(h);
   return acc;
+}
+
+// Over-aligned scratch: aligned_alloc, and new[] of an alignas(64) type
+// (operator new with std::align_val_t). The shadows are aligned alike.
+struct alignas(64) Lane {
+  double v[8];
+};
+double alignedScratch(const double *x, int n) {
+  std::size_t bytes = 64 * ((n * sizeof(double) + 63) / 64);
+  double *squares = static_cast<double *>(std::aligned_alloc(64, bytes));
+  Lane *lanes = new Lane[(n + 7) / 8];
+  for (int i = 0; i < n; ++i) {
+    squares[i] = x[i] * x[i];
+    lanes[i / 8].v[i % 8] = std::sin(x[i]);
+  }
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += std::log1p(squares[i]) * lanes[i / 8].v[i % 8];
+  std::free(squares);
+  delete[] lanes;
+  return s;
 }
 
 double heapScratch(const double *x, int n) {
@@ -312,6 +334,8 @@ TEST(Memory, StackArrayWithDynamicIndices) {
 }
 
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
+
+TEST(Memory, AlignedAllocations) { checkArrayFunction<alignedScratch>(11); }
 
 TEST(Memory, OneFreeOfAllocationsMadeOnTwoPaths) {
   for (int N : {0, 1, 6})

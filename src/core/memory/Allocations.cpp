@@ -20,6 +20,13 @@ std::optional<Allocation> asAllocation(const CallBase &Call,
     return Allocation{Call.getArgOperand(0), false};
   case LibFunc_calloc:
     return Allocation{nullptr, true};
+  case LibFunc_aligned_alloc:
+    return Allocation{Call.getArgOperand(1), false, Call.getArgOperand(0)};
+  case LibFunc_ZnwmSt11align_val_t:
+  case LibFunc_ZnamSt11align_val_t:
+  case LibFunc_ZnwmSt11align_val_tRKSt9nothrow_t:
+  case LibFunc_ZnamSt11align_val_tRKSt9nothrow_t:
+    return Allocation{Call.getArgOperand(0), false, Call.getArgOperand(1)};
   default:
     return std::nullopt;
   }
@@ -45,6 +52,12 @@ Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
   case LibFunc_ZdaPv:
   case LibFunc_ZdlPvm:
   case LibFunc_ZdaPvm:
+  case LibFunc_ZdlPvSt11align_val_t:
+  case LibFunc_ZdaPvSt11align_val_t:
+  case LibFunc_ZdlPvmSt11align_val_t:
+  case LibFunc_ZdaPvmSt11align_val_t:
+  case LibFunc_ZdlPvSt11align_val_tRKSt9nothrow_t:
+  case LibFunc_ZdaPvSt11align_val_tRKSt9nothrow_t:
   case LibFunc_ZdlPvRKSt9nothrow_t:
   case LibFunc_ZdaPvRKSt9nothrow_t:
     return Call.getArgOperand(0);

@@ -7,12 +7,15 @@
 
 namespace slope {
 
-/// An allocation call a shadow can mirror: malloc, calloc, operator new and
-/// new[] (also nothrow). Shadows come from calloc and go back with free.
+/// An allocation call a shadow can mirror: malloc, calloc, aligned_alloc,
+/// operator new and new[] (also nothrow and aligned). Shadows come from
+/// calloc (aligned_alloc for alignments above 16) and go back with free.
 struct Allocation {
   /// Bytes allocated; null for calloc, whose memory is already zero.
   llvm::Value *Size = nullptr;
   bool Zeroed = false;
+  /// The alignment asked for (aligned_alloc, aligned new), else null.
+  llvm::Value *Alignment = nullptr;
 };
 
 /// Classifies \p Call with TLI; nothing for other calls (realloc included:

@@ -32,6 +32,13 @@ Value *headerOf(IRBuilderBase &B, Value *Shadow) {
   return B.CreateConstGEP1_64(B.getInt8Ty(), Shadow, -int64_t(HeaderBytes));
 }
 
+/// Writes the header in front of \p Data: its size and the address to
+/// free.
+void writeHeader(IRBuilderBase &B, Value *Data, Value *Bytes, Value *Base) {
+  B.CreateStore(Bytes, headerOf(B, Data));
+  B.CreateStore(Base, B.CreateConstGEP1_64(B.getInt8Ty(), Data, -8));
+}
+
 /// slope.shadow.alloc(bytes): calloc'd header + data; returns the data.
 Function *allocFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
@@ -43,8 +50,33 @@ Function *allocFunction(Module &M) {
         Value *Base = B.CreateCall(
             libc(M, "calloc", Ptr, {I64, I64}),
             {B.getInt64(1), B.CreateAdd(Bytes, B.getInt64(HeaderBytes))});
-        B.CreateStore(Bytes, Base);
-        B.CreateRet(B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes));
+        Value *Data = B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes);
+        writeHeader(B, Data, Bytes, Base);
+        B.CreateRet(Data);
+      });
+}
+
+/// slope.shadow.alloc.aligned(bytes, alignment): the data starts one
+/// alignment (at least the header) into an aligned_alloc'd block, zeroed.
+Function *alignedAllocFunction(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  return helper(
+      M, "slope.shadow.alloc.aligned",
+      FunctionType::get(Ptr, {I64, I64}, false),
+      [&](Function &F, IRBuilder<> &B) {
+        Value *Bytes = F.getArg(0);
+        Value *Align = B.CreateBinaryIntrinsic(Intrinsic::umax, F.getArg(1),
+                                               B.getInt64(HeaderBytes));
+        // aligned_alloc wants a multiple of the alignment.
+        Value *Padded = B.CreateAdd(Bytes, B.CreateShl(Align, 1));
+        Value *Total = B.CreateMul(B.CreateUDiv(Padded, Align), Align);
+        Value *Base = B.CreateCall(libc(M, "aligned_alloc", Ptr, {I64, I64}),
+                                   {Align, Total});
+        Value *Data = B.CreateGEP(B.getInt8Ty(), Base, Align);
+        B.CreateMemSet(Data, B.getInt8(0), Bytes, MaybeAlign());
+        writeHeader(B, Data, Bytes, Base);
+        B.CreateRet(Data);
       });
 }
 
@@ -52,19 +84,21 @@ Function *allocFunction(Module &M) {
 Function *freeFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
-  return helper(M, "slope.shadow.free",
-                FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
-                [&](Function &F, IRBuilder<> &B) {
-                  BasicBlock *Release = BasicBlock::Create(Ctx, "release", &F);
-                  BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
-                  B.CreateCondBr(B.CreateIsNull(F.getArg(0)), Done, Release);
-                  B.SetInsertPoint(Release);
-                  B.CreateCall(libc(M, "free", Type::getVoidTy(Ctx), {Ptr}),
-                               {headerOf(B, F.getArg(0))});
-                  B.CreateBr(Done);
-                  B.SetInsertPoint(Done);
-                  B.CreateRetVoid();
-                });
+  return helper(
+      M, "slope.shadow.free",
+      FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+      [&](Function &F, IRBuilder<> &B) {
+        BasicBlock *Release = BasicBlock::Create(Ctx, "release", &F);
+        BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
+        B.CreateCondBr(B.CreateIsNull(F.getArg(0)), Done, Release);
+        B.SetInsertPoint(Release);
+        Value *Base = B.CreateLoad(
+            Ptr, B.CreateConstGEP1_64(B.getInt8Ty(), F.getArg(0), -8));
+        B.CreateCall(libc(M, "free", Type::getVoidTy(Ctx), {Ptr}), {Base});
+        B.CreateBr(Done);
+        B.SetInsertPoint(Done);
+        B.CreateRetVoid();
+      });
 }
 
 /// The size recorded in the header of a non-null shadow.
@@ -74,9 +108,12 @@ Value *sizeOf(IRBuilderBase &B, Value *Shadow) {
 
 } // namespace
 
-Value *allocateHeapShadow(IRBuilderBase &B, Value *Bytes) {
-  return B.CreateCall(allocFunction(moduleOf(B)),
-                      {B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+Value *allocateHeapShadow(IRBuilderBase &B, Value *Bytes, Value *Alignment) {
+  Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+  if (!Alignment)
+    return B.CreateCall(allocFunction(moduleOf(B)), {Size});
+  return B.CreateCall(alignedAllocFunction(moduleOf(B)),
+                      {Size, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty())});
 }
 
 void freeHeapShadow(IRBuilderBase &B, Value *Shadow) {

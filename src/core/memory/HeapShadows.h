@@ -1,9 +1,10 @@
 //===- HeapShadows.h - Shadows of heap memory -------------------*- C++ -*-===//
 //
-// A heap shadow is zeroed memory with its size in a 16-byte header in
-// front of it, so that realloc can be mirrored without knowing the old
-// size. The helpers are small internal functions emitted once per module;
-// all of them accept null.
+// A heap shadow is zeroed memory with a 16-byte header in front of it: its
+// size, so that realloc can be mirrored without knowing the old size, and
+// the address to free (the header's own for calloc'd shadows; the start of
+// the padding for aligned ones). The helpers are small internal functions
+// emitted once per module; all of them accept null.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLOPE_CORE_HEAPSHADOWS_H
@@ -13,8 +14,10 @@
 
 namespace slope {
 
-/// A zeroed shadow of \p Bytes bytes.
-llvm::Value *allocateHeapShadow(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+/// A zeroed shadow of \p Bytes bytes, aligned to \p Alignment bytes when
+/// given (as the primal is: accesses mirrored from it may assume that).
+llvm::Value *allocateHeapShadow(llvm::IRBuilderBase &B, llvm::Value *Bytes,
+                                llvm::Value *Alignment = nullptr);
 
 void freeHeapShadow(llvm::IRBuilderBase &B, llvm::Value *Shadow);
 

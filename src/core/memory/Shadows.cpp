@@ -91,7 +91,7 @@ Error ShadowMap::buildTwin(Instruction &I) {
       Value *Bytes = Alloc->Zeroed ? B.CreateMul(Call->getArgOperand(0),
                                                  Call->getArgOperand(1))
                                    : Alloc->Size;
-      Twin = allocateHeapShadow(B, Bytes);
+      Twin = allocateHeapShadow(B, Bytes, Alloc->Alignment);
     } else {
       return unsupported(I, "Slope cannot give this pointer a shadow");
     }
