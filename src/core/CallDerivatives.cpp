@@ -1,5 +1,6 @@
 //===- CallDerivatives.cpp ------------------------------------------------===//
 #include "CallDerivatives.h"
+#include "MemoryTypes.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -36,7 +37,15 @@ DiffRequest requestForCall(const CallBase &Call, DiffMode Mode,
       Req.Args.push_back(ArgActivity::Dup);
     else
       Req.Args.push_back(ArgActivity::Inactive);
+    // What the caller knows of the memory it passes types the callee's
+    // copies of it (std::stable_sort's recursive merge moves doubles with
+    // memmove through parameters).
+    Req.ArgElementTypes.push_back(
+        Ty->isPointerTy() && Req.Args.back() == ArgActivity::Dup
+            ? soleElementType({Arg.get()}, Caller.ArgElementTypes)
+            : nullptr);
   }
+  Req.ElementTypesFromCaller = true;
   return Req;
 }
 

@@ -39,7 +39,20 @@ std::string DiffRequest::derivativeName() const {
     Name += ".split";
   if (DisjointPointers)
     Name += ".disjoint";
-  return Name;
+  return Name + elementTypeSuffix();
+}
+
+std::string DiffRequest::elementTypeSuffix() const {
+  if (!ElementTypesFromCaller ||
+      none_of(ArgElementTypes, [](Type *T) { return T != nullptr; }))
+    return "";
+  std::string Suffix = ".e";
+  for (Type *T : ArgElementTypes)
+    Suffix.push_back(!T                ? '_'
+                     : T->isDoubleTy() ? 'd'
+                     : T->isFloatTy()  ? 'f'
+                                       : 'o');
+  return Suffix;
 }
 
 SmallVector<Value *, 16>

@@ -34,6 +34,10 @@ struct DiffRequest {
   /// Per parameter: the floating-point type its pointee is made of, when
   /// the source says (from the clang plugin); null or absent otherwise.
   llvm::SmallVector<llvm::Type *, 8> ArgElementTypes;
+  /// ArgElementTypes came from a caller's call site (a callee Slope
+  /// differentiates as a call): they are part of the derivative's name, so
+  /// that calls passing memory of other types get their own.
+  bool ElementTypesFromCaller = false;
   /// Custom derivatives and inactive functions of the module (may be null).
   const CustomRules *Rules = nullptr;
   /// Reverse mode: the derivative will be cut into an augmented forward
@@ -63,6 +67,9 @@ struct DiffRequest {
   }
   /// Name of the generated function, unique per (target, mode, activity).
   std::string derivativeName() const;
+  /// ".e" and a letter per parameter for element types a caller supplied
+  /// ('d' double, 'f' float, '_' unknown); empty otherwise.
+  std::string elementTypeSuffix() const;
 };
 
 llvm::StringRef modeName(DiffMode Mode);

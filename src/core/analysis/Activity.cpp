@@ -152,8 +152,8 @@ bool Analysis::isNewAllocation(Value &I) const {
 }
 
 /// Allocations (allocas, malloc, new, GPU shared arrays) get a shadow when
-/// they hold floating-point data or pointers, or are copied or cleared as
-/// bytes.
+/// they hold floating-point data or pointers, are copied or cleared as
+/// bytes, or are passed to a differentiated call.
 bool Analysis::isAllocationToShadow(Value &I) {
   auto *Call = dyn_cast<CallBase>(&I);
   auto *Shared = dyn_cast<GlobalVariable>(&I);
@@ -173,6 +173,12 @@ bool Analysis::isAllocationToShadow(Value &I) {
     }
     if (isa<MemIntrinsic>(A))
       return true;
+    // A call Slope differentiates through may store floating-point data
+    // into it (std::stable_sort's buffer in its recursive merge).
+    if (auto *Call = dyn_cast<CallBase>(A))
+      if (!isInactiveCall(*Call) && !releasedPointer(*Call, TLI) &&
+          (isDifferentiableCall(*Call) || customRuleOfCall(*Call, Rules)))
+        return true;
   }
   return false;
 }

@@ -3,6 +3,7 @@
 #include "Activity.h"
 #include "DiffError.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 
@@ -46,6 +47,13 @@ static Type *uniformFloatingType(Type *Ty) {
   return Common;
 }
 
+/// Whether \p Pointer may point into \p Object (through phis and selects).
+static bool isAddressIn(const Value *Pointer, const Value *Object) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Pointer, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  return is_contained(Objects, Object);
+}
+
 Type *soleElementType(ArrayRef<Value *> Pointers,
                       ArrayRef<Type *> ArgElementTypes) {
   Type *Element = nullptr;
@@ -55,8 +63,19 @@ Type *soleElementType(ArrayRef<Value *> Pointers,
     Element = Ty;
     return true;
   };
-  for (Value *Pointer : Pointers) {
-    Value *Object = getUnderlyingObject(Pointer, 0);
+  // Through phis and selects too: a pointer a loop advances (a merge
+  // step's cursor) has the objects it starts from.
+  SmallVector<const Value *, 8> Objects;
+  for (Value *Pointer : Pointers)
+    getUnderlyingObjects(Pointer, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  SmallPtrSet<const Value *, 8> Seen;
+  for (const Value *Found : Objects) {
+    if (!Seen.insert(Found).second)
+      continue;
+    // Null (one incoming value of a cursor's phi) points to nothing.
+    if (isa<Constant>(Found) && !isa<GlobalValue>(Found))
+      continue;
+    Value *Object = const_cast<Value *>(Found);
     // A parameter's declared pointee type is authoritative.
     if (auto *Arg = dyn_cast<Argument>(Object))
       if (Arg->getArgNo() < ArgElementTypes.size())
@@ -73,6 +92,12 @@ Type *soleElementType(ArrayRef<Value *> Pointers,
       // vote.
       if (isIntegerCopy(*A))
         continue;
+      // Storing the pointer itself (a std::vector keeping its buffer) is
+      // not an access of the memory it points to, as passing it to a call
+      // is not.
+      if (auto *Store = dyn_cast<StoreInst>(A))
+        if (!isAddressIn(Store->getPointerOperand(), Object))
+          continue;
       Type *Ty = nullptr;
       if (auto *Load = dyn_cast<LoadInst>(A))
         Ty = Load->getType();

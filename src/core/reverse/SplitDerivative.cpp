@@ -46,7 +46,7 @@ std::string splitPartName(const DiffRequest &Req, StringRef Part) {
           .str();
   if (Req.Width > 1)
     Name += ".w" + std::to_string(Req.Width);
-  return Name;
+  return Name + Req.elementTypeSuffix();
 }
 
 std::pair<FunctionType *, FunctionType *>

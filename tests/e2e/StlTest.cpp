@@ -1,0 +1,103 @@
+// Standard library code inside differentiated functions: vectors filled
+// with push_back (growth copies), std::sort and std::stable_sort (memmove
+// of doubles, a temporary buffer), std::copy, std::swap and std::reverse,
+// std::transform and std::inner_product, vectors of std::array copied.
+// Both modes, against central differences.
+#include "Check.h"
+
+#include <slope/slope.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace {
+
+double pushedBack(const double *x, int n) {
+  std::vector<double> v;
+  for (int i = 0; i < 3 * n; ++i) // grows (reallocates) several times
+    v.push_back(x[i % n] * x[(i + 1) % n]);
+  double s = 0;
+  for (double e : v)
+    s += std::sin(e);
+  return s;
+}
+
+double sortedWeights(const double *x, int n) {
+  std::vector<double> v(x, x + n);
+  std::sort(v.begin(), v.end());
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * v[i] * v[i];
+  return s;
+}
+
+double stableSorted(const double *x, int n) {
+  std::vector<double> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = std::tanh(x[i]);
+  std::stable_sort(v.begin(), v.end(), std::greater<double>());
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * v[i];
+  return s;
+}
+
+double copiedAndSwapped(double *x, int n) {
+  std::vector<double> v(n);
+  std::copy(x, x + n, v.begin());
+  std::reverse(v.begin(), v.end());
+  for (int i = 0; i + 1 < n; i += 2)
+    std::swap(x[i], x[i + 1]);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * x[i] * v[i];
+  return s;
+}
+
+double transformed(const double *x, int n) {
+  std::vector<double> v(n);
+  std::transform(x, x + n, v.begin(),
+                 [](double e) { return std::exp(-e * e); });
+  return std::inner_product(v.begin(), v.end(), x, 0.0);
+}
+
+double arraysOfPairs(const double *x, int n) {
+  std::vector<std::array<double, 2>> pairs(n);
+  for (int i = 0; i < n; ++i)
+    pairs[i] = {x[(i + 1) % n] * x[i], std::sin(x[i])};
+  std::vector<std::array<double, 2>> copy = pairs;
+  double s = 0;
+  for (const auto &p : copy)
+    s += p[0] * p[1];
+  return s;
+}
+
+template <auto F> void checkAgainstDifferences(int n) {
+  std::vector<double> x = check::wave(n, 0.9), dx(n, 0.0);
+  std::vector<double> fd = check::arrayDifferences(
+      [](double *y, int m) { return F(y, m); }, x.data(), n, n);
+  std::vector<double> input = x;
+  slope::grad<F>(slope::dup(input.data(), dx.data()), n);
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(check::near(dx[i], fd[i], 1e-7, 1e-9)) << "x[" << i << "]";
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> tangent(n, 0.0), at = x;
+    tangent[i] = 1.0;
+    double t = slope::derivative<F>(slope::dup(at.data(), tangent.data()), n);
+    EXPECT_TRUE(check::near(t, fd[i], 1e-7, 1e-9)) << "forward x[" << i << "]";
+  }
+}
+
+} // namespace
+
+TEST(Stl, PushBackGrowth) { checkAgainstDifferences<pushedBack>(5); }
+TEST(Stl, Sort) { checkAgainstDifferences<sortedWeights>(7); }
+TEST(Stl, StableSort) { checkAgainstDifferences<stableSorted>(6); }
+TEST(Stl, CopyReverseSwap) { checkAgainstDifferences<copiedAndSwapped>(6); }
+TEST(Stl, TransformInnerProduct) { checkAgainstDifferences<transformed>(5); }
+TEST(Stl, VectorsOfArrays) { checkAgainstDifferences<arraysOfPairs>(4); }
