@@ -3,6 +3,7 @@
 #include "AggregateReturns.h"
 #include "Allocations.h"
 #include "CustomRules.h"
+#include "DynamicAllocas.h"
 #include "Rules.h"
 #include "SeamCut.h"
 
@@ -38,7 +39,7 @@ namespace {
 /// Calls left over go through their callees' derivatives, or are errors
 /// where that cannot be done (Activity.cpp): a limit changes compile time,
 /// never a gradient.
-constexpr unsigned InlineBudget = 16000;
+constexpr unsigned InlineBudget = 32000;
 constexpr unsigned InlineRounds = 64;
 
 unsigned instructionCount(const Function &F) {
@@ -61,6 +62,7 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
 bool inlineCallees(Function &Clone, const Function &Original,
                    const CustomRules *Rules) {
   bool Inlined = false;
+  unsigned SimplifiedAt = 0;
   for (unsigned Round = 0; Round < InlineRounds; ++Round) {
     SmallVector<CallBase *, 8> Calls;
     for (BasicBlock &BB : Clone)
@@ -70,8 +72,19 @@ bool inlineCallees(Function &Clone, const Function &Original,
             Calls.push_back(Call);
     bool Changed = false;
     for (CallBase *Call : Calls) {
-      if (instructionCount(Clone) > InlineBudget)
-        return Inlined;
+      if (unsigned Size = instructionCount(Clone); Size > InlineBudget) {
+        // -O0 code (every value in a stack slot) is several times its
+        // simplified size: simplify before giving up, then collect the
+        // calls again (simplification may have removed some).
+        if (Size < SimplifiedAt + InlineBudget / 4)
+          return Inlined;
+        simplify(Clone, /*ForDifferentiation=*/false);
+        SimplifiedAt = instructionCount(Clone);
+        if (SimplifiedAt > InlineBudget)
+          return Inlined;
+        Changed = true;
+        break;
+      }
       InlineFunctionInfo Info;
       Changed |= InlineFunction(*Call, Info).isSuccess();
     }
@@ -231,6 +244,7 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
     simplify(*Clone, /*ForDifferentiation=*/true);
   }
   returnAggregatesThroughMemory(*Clone);
+  moveDynamicAllocasToHeap(*Clone);
   simplify(*Clone, /*ForDifferentiation=*/true);
   return Clone;
 }

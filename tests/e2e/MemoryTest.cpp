@@ -78,6 +78,27 @@ double alignedScratch(const double *x, int n) {
   return s;
 }
 
+// Variable-length arrays (a clang extension in C++), one per call and one
+// per loop iteration: their stack space is given back before the reverse
+// sweep runs.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wvla-cxx-extension"
+double variableLength(const double *x, int n) {
+  double squares[n];
+  for (int i = 0; i < n; ++i)
+    squares[i] = x[i] * x[i];
+  double s = 0;
+  for (int k = 1; k <= 3; ++k) {
+    double row[k * n];
+    for (int i = 0; i < k * n; ++i)
+      row[i] = std::sin(squares[i % n] * k);
+    for (int i = 0; i < k * n; ++i)
+      s += row[i] * x[(i + k) % n];
+  }
+  return s;
+}
+#pragma clang diagnostic pop
+
 double heapScratch(const double *x, int n) {
   double *squares = new double[n];
   double *cumulative = static_cast<double *>(std::calloc(n, sizeof(double)));
@@ -336,6 +357,8 @@ TEST(Memory, StackArrayWithDynamicIndices) {
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 
 TEST(Memory, AlignedAllocations) { checkArrayFunction<alignedScratch>(11); }
+
+TEST(Memory, VariableLengthArrays) { checkArrayFunction<variableLength>(6); }
 
 TEST(Memory, OneFreeOfAllocationsMadeOnTwoPaths) {
   for (int N : {0, 1, 6})
