@@ -22,4 +22,20 @@ void callFree(IRBuilderBase &B, Value *Pointer) {
   B.CreateCall(Free, {Pointer});
 }
 
+Value *callAlignedAlloc(IRBuilderBase &B, Value *Alignment, Value *Bytes,
+                        const Twine &Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Size = M.getDataLayout().getIntPtrType(M.getContext());
+  Alignment = B.CreateZExtOrTrunc(Alignment, Size);
+  Bytes = B.CreateZExtOrTrunc(Bytes, Size);
+  Value *Rounded = B.CreateMul(
+      B.CreateUDiv(
+          B.CreateAdd(Bytes, B.CreateSub(Alignment, ConstantInt::get(Size, 1))),
+          Alignment),
+      Alignment);
+  FunctionCallee AlignedAlloc = M.getOrInsertFunction(
+      "aligned_alloc", FunctionType::get(B.getPtrTy(), {Size, Size}, false));
+  return B.CreateCall(AlignedAlloc, {Alignment, Rounded}, Name);
+}
+
 } // namespace slope

@@ -13,6 +13,10 @@ llvm::Value *callMalloc(llvm::IRBuilderBase &B, llvm::Value *Bytes,
 /// free(Pointer).
 void callFree(llvm::IRBuilderBase &B, llvm::Value *Pointer);
 
+/// aligned_alloc(Alignment, Bytes rounded up to a multiple of Alignment).
+llvm::Value *callAlignedAlloc(llvm::IRBuilderBase &B, llvm::Value *Alignment,
+                              llvm::Value *Bytes, const llvm::Twine &Name = "");
+
 } // namespace slope
 
 #endif

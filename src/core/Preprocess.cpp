@@ -4,6 +4,7 @@
 #include "Allocations.h"
 #include "CustomRules.h"
 #include "DynamicAllocas.h"
+#include "LibraryRewrites.h"
 #include "Rules.h"
 #include "SeamCut.h"
 
@@ -245,6 +246,7 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   }
   returnAggregatesThroughMemory(*Clone);
   moveDynamicAllocasToHeap(*Clone);
+  rewriteLibraryCalls(*Clone, TLI);
   simplify(*Clone, /*ForDifferentiation=*/true);
   return Clone;
 }

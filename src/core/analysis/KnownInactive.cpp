@@ -60,6 +60,8 @@ constexpr StringLiteral InactivePrefixes[] = {
 } // namespace
 
 bool isKnownInactiveCall(const CallBase &Call, const TargetLibraryInfo &TLI) {
+  if (Call.hasMetadata(InactiveCallMetadata))
+    return true;
   const Function *Callee = Call.getCalledFunction();
   if (!Callee)
     return false;

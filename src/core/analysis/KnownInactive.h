@@ -16,6 +16,10 @@ namespace slope {
 bool isKnownInactiveCall(const llvm::CallBase &Call,
                          const llvm::TargetLibraryInfo &TLI);
 
+/// Metadata Slope's own rewrites put on a call whose result they replaced
+/// (frexp kept only for its exponent, LibraryRewrites.h): it is inactive.
+inline constexpr const char *InactiveCallMetadata = "slope.inactive";
+
 } // namespace slope
 
 #endif

@@ -1,10 +1,10 @@
 //===- DynamicAllocas.cpp -------------------------------------------------===//
 #include "DynamicAllocas.h"
+#include "LibC.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -13,23 +13,11 @@ namespace {
 
 /// malloc(bytes), or aligned_alloc for alignments above what malloc gives.
 Value *allocate(IRBuilderBase &B, Value *Bytes, Align Alignment) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
   // At least one byte: malloc(0) may return null.
   Bytes = B.CreateBinaryIntrinsic(Intrinsic::umax, Bytes, B.getInt64(1));
   if (Alignment.value() <= 16)
-    return B.CreateCall(M.getOrInsertFunction("malloc", Ptr, I64), {Bytes});
-  Value *A = B.getInt64(Alignment.value());
-  Value *Rounded = B.CreateMul(
-      B.CreateUDiv(B.CreateAdd(Bytes, B.getInt64(Alignment.value() - 1)), A),
-      A);
-  return B.CreateCall(M.getOrInsertFunction("aligned_alloc", Ptr, I64, I64),
-                      {A, Rounded});
-}
-
-void release(IRBuilderBase &B, Value *P) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  B.CreateCall(M.getOrInsertFunction("free", B.getVoidTy(), B.getPtrTy()), {P});
+    return callMalloc(B, Bytes);
+  return callAlignedAlloc(B, B.getInt64(Alignment.value()), Bytes);
 }
 
 } // namespace
@@ -57,7 +45,7 @@ bool moveDynamicAllocasToHeap(Function &F) {
     AllocaInst *Slot = Entry.CreateAlloca(Entry.getPtrTy());
     Entry.CreateStore(ConstantPointerNull::get(Entry.getPtrTy()), Slot);
     IRBuilder<> B(A);
-    release(B, B.CreateLoad(B.getPtrTy(), Slot));
+    callFree(B, B.CreateLoad(B.getPtrTy(), Slot));
     Value *Count = B.CreateZExtOrTrunc(A->getArraySize(), B.getInt64Ty());
     Value *Bytes = B.CreateMul(
         Count, B.getInt64(DL.getTypeAllocSize(A->getAllocatedType())));
@@ -68,7 +56,7 @@ bool moveDynamicAllocasToHeap(Function &F) {
     A->eraseFromParent();
     for (ReturnInst *Ret : Returns) {
       IRBuilder<> R(Ret);
-      release(R, R.CreateLoad(R.getPtrTy(), Slot));
+      callFree(R, R.CreateLoad(R.getPtrTy(), Slot));
     }
   }
   return true;
