@@ -3,6 +3,7 @@
 #include "KnownInactive.h"
 #include "LibC.h"
 
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
@@ -75,7 +76,114 @@ void rewritePosixMemalign(CallInst &Call) {
   Call.eraseFromParent();
 }
 
+/// The operation of a complex runtime function returning both parts
+/// ({double, double}) from double operands, or "".
+StringRef complexOperation(const Function &Callee) {
+  StringRef Op = StringSwitch<StringRef>(Callee.getName())
+                     .Case("__muldc3", "mul")
+                     .Case("__divdc3", "div")
+                     .Case("cexp", "exp")
+                     .Case("clog", "log")
+                     .Case("csqrt", "sqrt")
+                     .Default("");
+  auto *Result = dyn_cast<StructType>(Callee.getReturnType());
+  Type *Double = Type::getDoubleTy(Callee.getContext());
+  if (Op.empty() || !Callee.isDeclaration() || !Result ||
+      Result->getNumElements() != 2 || Result->getElementType(0) != Double ||
+      Result->getElementType(1) != Double ||
+      Callee.arg_size() != (Op == "mul" || Op == "div" ? 4u : 2u) ||
+      any_of(Callee.args(),
+             [&](const Argument &A) { return A.getType() != Double; }))
+    return "";
+  return Op;
+}
+
+/// slope.complex.<Op>.<re|im>: calls \p Callee and returns one part; a
+/// rule in ComplexRules.cpp differentiates it.
+Function *complexPart(Function &Callee, StringRef Op, unsigned Part) {
+  Module &M = *Callee.getParent();
+  std::string Name =
+      ("slope.complex." + Op + (Part == 0 ? ".re" : ".im")).str();
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  Type *Double = Type::getDoubleTy(M.getContext());
+  SmallVector<Type *, 4> Params(Callee.arg_size(), Double);
+  Function *Helper = Function::Create(FunctionType::get(Double, Params, false),
+                                      GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Helper));
+  SmallVector<Value *, 4> Args;
+  for (Argument &A : Helper->args())
+    Args.push_back(&A);
+  B.CreateRet(B.CreateExtractValue(B.CreateCall(&Callee, Args), Part));
+  return Helper;
+}
+
+/// w = f(z...) returning both parts: two calls of the parts' helpers.
+void splitComplexCall(CallInst &Call, StringRef Op) {
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 4> Args(Call.args());
+  Function &Callee = *Call.getCalledFunction();
+  Value *Whole = PoisonValue::get(Call.getType());
+  for (unsigned Part = 0; Part < 2; ++Part)
+    Whole = B.CreateInsertValue(
+        Whole, B.CreateCall(complexPart(Callee, Op, Part), Args), Part);
+  Whole->takeName(&Call);
+  Call.replaceAllUsesWith(Whole);
+  Call.eraseFromParent();
+}
+
+/// cabs(z) is hypot(re, im) and carg(z) is atan2(im, re), exactly (glibc
+/// computes them so): calls of functions with rules.
+void rewriteAbsArg(CallInst &Call, bool Arg) {
+  IRBuilder<> B(&Call);
+  Module &M = *Call.getModule();
+  Type *Double = B.getDoubleTy();
+  FunctionCallee Real =
+      M.getOrInsertFunction(Arg ? "atan2" : "hypot",
+                            FunctionType::get(Double, {Double, Double}, false));
+  Value *Re = Call.getArgOperand(0), *Im = Call.getArgOperand(1);
+  Value *Result = B.CreateCall(Real, Arg ? ArrayRef<Value *>{Im, Re}
+                                         : ArrayRef<Value *>{Re, Im});
+  Result->takeName(&Call);
+  Call.replaceAllUsesWith(Result);
+  Call.eraseFromParent();
+}
+
+bool isComplexModulusOrArgument(const Function &Callee, bool &Arg) {
+  StringRef Name = Callee.getName();
+  Type *Double = Type::getDoubleTy(Callee.getContext());
+  if ((Name != "cabs" && Name != "carg") || !Callee.isDeclaration() ||
+      Callee.getReturnType() != Double || Callee.arg_size() != 2 ||
+      Callee.getArg(0)->getType() != Double ||
+      Callee.getArg(1)->getType() != Double)
+    return false;
+  Arg = Name == "carg";
+  return true;
+}
+
 } // namespace
+
+bool rewriteComplexCalls(Function &F) {
+  SmallVector<CallInst *, 4> Calls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Call->getCalledFunction())
+          Calls.push_back(Call);
+  bool Changed = false;
+  for (CallInst *Call : Calls) {
+    Function &Callee = *Call->getCalledFunction();
+    bool Arg;
+    if (StringRef Op = complexOperation(Callee); !Op.empty()) {
+      splitComplexCall(*Call, Op);
+      Changed = true;
+    } else if (isComplexModulusOrArgument(Callee, Arg)) {
+      rewriteAbsArg(*Call, Arg);
+      Changed = true;
+    }
+  }
+  return Changed;
+}
 
 bool rewriteLibraryCalls(Function &F, const TargetLibraryInfo &TLI) {
   SmallVector<std::pair<CallInst *, LibFunc>, 4> Calls;
@@ -92,6 +200,7 @@ bool rewriteLibraryCalls(Function &F, const TargetLibraryInfo &TLI) {
                     Func == LibFunc_posix_memalign))
             Calls.push_back({Call, Func});
         }
+  bool Complex = rewriteComplexCalls(F);
   for (auto [Call, Func] : Calls) {
     if (Func == LibFunc_frexp || Func == LibFunc_frexpf)
       rewriteFrexp(*Call);
@@ -100,7 +209,7 @@ bool rewriteLibraryCalls(Function &F, const TargetLibraryInfo &TLI) {
     else
       rewritePosixMemalign(*Call);
   }
-  return !Calls.empty();
+  return Complex || !Calls.empty();
 }
 
 } // namespace slope

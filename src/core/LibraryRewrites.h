@@ -11,6 +11,12 @@
 //                               (0 for infinite x)
 //   r = posix_memalign(&p, a, n)  p = aligned_alloc(a, n rounded up);
 //                               r = p ? 0 : ENOMEM
+//   w = cexp(z), clog, csqrt, __muldc3, __divdc3 (both parts at once)
+//                               w = {slope.complex.<op>.re(z),
+//                                    slope.complex.<op>.im(z)}: helpers that
+//                               call the function and return one part,
+//                               with rules (rules/ComplexRules.cpp)
+//   cabs(z), carg(z)            hypot(re, im), atan2(im, re)
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLOPE_CORE_LIBRARYREWRITES_H

@@ -11,6 +11,9 @@ namespace slope {
 /// Every rule, in declaration order.
 llvm::ArrayRef<DerivativeRule> ruleTable();
 
+/// Rules of the parts of C's complex runtime functions (ComplexRules.cpp).
+llvm::ArrayRef<DerivativeRule> complexRuleTable();
+
 /// Rules of operations only NVVM intrinsics have (NVVMRules.cpp).
 llvm::ArrayRef<DerivativeRule> nvvmRuleTable();
 

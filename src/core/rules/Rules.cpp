@@ -98,7 +98,8 @@ struct RuleIndex {
   StringMap<const DerivativeRule *> ByLibmName;
 
   RuleIndex() {
-    for (ArrayRef<DerivativeRule> Table : {ruleTable(), nvvmRuleTable()})
+    for (ArrayRef<DerivativeRule> Table :
+         {ruleTable(), nvvmRuleTable(), complexRuleTable()})
       for (const DerivativeRule &Rule : Table) {
         if (Rule.Opcode)
           ByOpcode[Rule.Opcode] = &Rule;
@@ -176,8 +177,11 @@ const DerivativeRule *findRule(const Instruction &I) {
     // CUDA's libdevice (__nv_sin, __nv_powf, ...) may be linked in: its
     // functions keep their rules even with a body.
     StringRef Name = Callee->getName();
+    // Slope's complex helpers (ComplexRules.cpp) have bodies, as libdevice's
+    // functions do.
     bool LibDevice = Name.consume_front("__nv_");
-    if (!hasMathPrototype(*Callee, LibDevice))
+    bool MayHaveBody = LibDevice || Name.starts_with("slope.complex.");
+    if (!hasMathPrototype(*Callee, MayHaveBody))
       return nullptr;
     return ruleOfMathFunction(
         Index.ByLibmName.lookup(libmBaseName(Name, Call->getType())), *Callee);

@@ -83,7 +83,7 @@ struct DerivativeRule {
   unsigned Opcode;
   /// One entry per operand; null where the result is locally constant in
   /// that operand (integer exponents, rounding, the sign of copysign).
-  std::array<Partial, 3> Partials;
+  std::array<Partial, 4> Partials;
   /// The partials can be infinite or NaN (sqrt at 0, log at 0, 1/x at 0):
   /// a zero tangent or adjoint must then give zero, not NaN.
   bool GuardSingular;
@@ -98,7 +98,7 @@ struct DerivativeRule {
   double FiniteFrom = 0;
   /// Rounding-like operations whose partials are all zero.
   bool isPiecewiseConstant() const {
-    return !Partials[0] && !Partials[1] && !Partials[2];
+    return !Partials[0] && !Partials[1] && !Partials[2] && !Partials[3];
   }
 };
 
