@@ -8,6 +8,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Operator.h"
 
 #include <cstdlib>
 
@@ -34,14 +35,17 @@ std::string unqualifiedName(StringRef IRName) {
 }
 
 /// What an argument marker asks for.
-enum class Marker { Const, Dup, DupV, Out, Width, Tape, Unknown };
+enum class Marker { Const, Dup, DupV, Out, Width, Tape, Allocated, Unknown };
 
-/// The marker \p V reads, if it is one: a load of a global `enzyme_*`.
+/// The marker \p V is, if it is one: a global `enzyme_*` read (C passes
+/// `enzyme_dup`) or its address (`&enzyme_dup`, as some Enzyme code does).
 std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
-  auto *Load = dyn_cast<LoadInst>(V);
-  auto *GV = Load ? dyn_cast<GlobalVariable>(
-                        Load->getPointerOperand()->stripPointerCasts())
-                  : nullptr;
+  Value *Address = V->stripPointerCasts();
+  if (auto *Load = dyn_cast<LoadInst>(V))
+    Address = Load->getPointerOperand()->stripPointerCasts();
+  else if (auto *Cast = dyn_cast<PtrToIntOperator>(V))
+    Address = Cast->getPointerOperand()->stripPointerCasts();
+  auto *GV = dyn_cast<GlobalVariable>(Address);
   if (!GV || !GV->getName().starts_with("enzyme_"))
     return std::nullopt;
   Marker Kind = StringSwitch<Marker>(GV->getName())
@@ -51,6 +55,7 @@ std::optional<std::pair<Marker, StringRef>> markerOf(Value *V) {
                     .Case("enzyme_out", Marker::Out)
                     .Case("enzyme_width", Marker::Width)
                     .Case("enzyme_tape", Marker::Tape)
+                    .Case("enzyme_allocated", Marker::Allocated)
                     .Default(Marker::Unknown);
   return std::make_pair(Kind, GV->getName());
 }
@@ -137,6 +142,10 @@ Error Parser::parseParameter(unsigned Param) {
     if (!Found)
       break;
     ++Next;
+    if (Found->first == Marker::Allocated)
+      return fail("enzyme_allocated (a tape the caller allocates) is not "
+                  "supported: drop it and its size; Slope allocates the tape, "
+                  "and __enzyme_augmentfwd returns it");
     if (Found->first == Marker::Unknown || Found->first == Marker::Tape)
       return fail("unsupported Enzyme marker '" + Found->second + "' before " +
                   argumentName(Param));

@@ -107,14 +107,18 @@ Error fillAugmented(Function &Part, const CustomRule &Rule,
   Value *Result = nullptr;
   if (Given->isPointerTy()) {
     Tape = *Augmented;
+  } else if (Given == ResultType) {
+    // The primal result alone: a rule that keeps no tape.
+    Result = *Augmented;
   } else if (!Given->isVoidTy()) {
     SmallVector<Type *, 2> Fields{B.getPtrTy()};
     if (!ResultType->isVoidTy())
       Fields.push_back(ResultType);
     SmallVector<Value *, 4> Read = readFields(B, *Augmented, Fields);
     if (Read.empty())
-      return ruleMismatch(*Rule.EnzymeAugmented, Target,
-                          "must return the tape, or {tape, result}");
+      return ruleMismatch(
+          *Rule.EnzymeAugmented, Target,
+          "must return the tape, {tape, result}, or the result alone");
     Tape = Read[0];
     if (Read.size() > 1)
       Result = Read[1];

@@ -255,6 +255,14 @@ TEST(EnzymeRules, GradientRuleWithPointers) {
   EXPECT_NEAR(rules_reverse_pointer(X), 4 * X + 1, Tol);
   rules_reverse_pointer_direct(X, &Dx);
   EXPECT_NEAR(Dx, 4 * X, Tol);
+  double ByAddress = 0;
+  rules_reverse_pointer_markers_by_address(X, &ByAddress);
+  EXPECT_NEAR(ByAddress, 4 * X, Tol);
+}
+
+TEST(EnzymeRules, AugmentedForwardReturningTheResultAlone) {
+  // 3·(5·x) + 1 with the rule's 5× derivative of x²/2.
+  EXPECT_NEAR(rules_reverse_result_only(0.7), 3 * 5 * 0.7 + 1, Tol);
 }
 
 TEST(EnzymeRules, AugmentedForwardKeepsMemoryOverwrittenLater) {

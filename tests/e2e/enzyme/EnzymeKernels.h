@@ -71,6 +71,8 @@ void square_into(const double *src, double *dest);
 double uses_square_into(double x);
 double rules_reverse_pointer(double x);
 void rules_reverse_pointer_direct(double x, double *dx);
+void rules_reverse_pointer_markers_by_address(double x, double *dx);
+double rules_reverse_result_only(double x);
 double rules_inactive(double x, int *calls);
 int rules_tapes_outstanding(void);
 void rules_reverse_overwritten(double *state, double *d_state, int n);

@@ -92,6 +92,27 @@ double uses_square_into(double x) {
 double rules_reverse_pointer(double x) {
   return __enzyme_autodiff((void *)uses_square_into, x);
 }
+
+// Markers passed by address, as some Enzyme code writes them.
+void rules_reverse_pointer_markers_by_address(double x, double *dx) {
+  double y = 0, dy = 1;
+  __enzyme_autodiff((void *)square_into, &enzyme_dup, &x, dx, &enzyme_dup, &y,
+                    &dy);
+}
+
+// An augmented forward that returns the primal result alone (no tape);
+// the rule claims 5× the derivative of x²/2.
+double half_square(double x) { return 0.5 * x * x; }
+double half_square_aug(double x) { return 0.5 * x * x; }
+double half_square_rev(double x, double dret, void *tape) {
+  return 5 * x * dret;
+}
+void *__enzyme_register_gradient_half_square[3] = {
+    (void *)half_square, (void *)half_square_aug, (void *)half_square_rev};
+double uses_half_square(double x) { return half_square(x) * 3 + x; }
+double rules_reverse_result_only(double x) {
+  return __enzyme_autodiff((void *)uses_half_square, x);
+}
 void rules_reverse_pointer_direct(double x, double *dx) {
   double y = 0, dy = 1;
   __enzyme_autodiff((void *)square_into, enzyme_dup, &x, dx, enzyme_dup, &y,

@@ -2,7 +2,8 @@
 // made them, naming the marker, argument or entry point at fault.
 // RUN: not %clang -O0 -c -o /dev/null -fplugin=%slope_plugin %s 2>&1 | FileCheck %s
 // RUN: not %clang -O2 -c -o /dev/null -fplugin=%slope_plugin %s 2>&1 | FileCheck %s
-extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_shadow;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_width, enzyme_shadow,
+    enzyme_allocated;
 extern double __enzyme_autodiff(void *, ...);
 extern double __enzyme_fwddiff(void *, ...);
 extern void __enzyme_augmentfwd(void *, ...);
@@ -20,6 +21,8 @@ double use(double x, double y, double *p, void *unknown, int n) {
   r += __enzyme_autodiff((void *)f, x, y);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: unsupported Enzyme marker 'enzyme_shadow' before argument 1 of 'f'
   r += __enzyme_autodiff((void *)f, enzyme_shadow, x, enzyme_const, y);
+  // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: enzyme_allocated (a tape the caller allocates) is not supported: drop it and its size; Slope allocates the tape, and __enzyme_augmentfwd returns it
+  __enzyme_augmentfwd((void *)f, enzyme_allocated, 64, x, y);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: missing argument 2 of 'f'
   r += __enzyme_autodiff((void *)f, x);
   // CHECK-DAG: errors.c:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: too many arguments for 'f': it takes 2 parameters
@@ -46,4 +49,4 @@ double use(double x, double y, double *p, void *unknown, int n) {
   r += __enzyme_autodiff((void *)v, x);
   return r + *(double *)tape;
 }
-// CHECK: 14 errors generated
+// CHECK: 15 errors generated
