@@ -236,7 +236,9 @@ public:
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
           "slope: cannot differentiate '%0': its definition is not visible "
-          "in this translation unit");
+          "in this translation unit (to differentiate across files, build "
+          "with -flto and link with -fuse-ld=lld "
+          "-Wl,--load-pass-plugin=<build>/lib/SlopePass.so)");
       Diags.Report(Call->getExprLoc(), ID) << Body->getQualifiedNameAsString();
       unsigned Note = Diags.getCustomDiagID(DiagnosticsEngine::Note,
                                             "'%0' is declared here");
@@ -403,10 +405,11 @@ private:
 
 } // namespace
 
-void checkApiCalls(ASTContext &Context, SourceFacts &Facts) {
+void checkApiCalls(ASTContext &Context, SourceFacts &Facts, bool LinkTime) {
   ApiCallVisitor Visitor(Context, Facts);
   Visitor.TraverseAST(Context);
-  Visitor.reportMissingBodies();
+  if (!LinkTime)
+    Visitor.reportMissingBodies();
 }
 
 } // namespace slope

@@ -39,7 +39,10 @@ struct SourceFacts {
 /// value_and_derivative call in the translation unit, reports targets it
 /// cannot differentiate (no body and no custom derivative), and records
 /// the facts the pass needs.
-void checkApiCalls(clang::ASTContext &Context, SourceFacts &Facts);
+/// \p LinkTime: an -flto compile step, where a target defined in another
+/// file is the link's to differentiate, not an error here.
+void checkApiCalls(clang::ASTContext &Context, SourceFacts &Facts,
+                   bool LinkTime = false);
 
 } // namespace slope
 

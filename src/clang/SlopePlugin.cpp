@@ -130,7 +130,9 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &Context) override {
-    checkApiCalls(Context, Facts);
+    checkApiCalls(Context, Facts,
+                  CI.getCodeGenOpts().PrepareForLTO ||
+                      CI.getCodeGenOpts().PrepareForThinLTO);
   }
 
 private:
@@ -208,6 +210,9 @@ protected:
       CI.getCodeGenOpts().setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [](llvm::PassBuilder &PB) { registerSlopePass(PB); });
+    // -flto: targets defined in other files are differentiated at the link.
+    setDeferUndefinedTargets(CI.getCodeGenOpts().PrepareForLTO ||
+                             CI.getCodeGenOpts().PrepareForThinLTO);
     std::vector<std::string> Bitcode;
     for (const auto &File : CI.getCodeGenOpts().LinkBitcodeFiles)
       Bitcode.push_back(File.Filename);

@@ -15,6 +15,7 @@
 #include "SplitDerivative.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -32,6 +33,11 @@ namespace {
 bool &dumpDerivatives() {
   static bool Dump = false;
   return Dump;
+}
+
+bool &deferUndefinedTargets() {
+  static bool Defer = false;
+  return Defer;
 }
 
 bool isGenerated(const Function &F) {
@@ -302,6 +308,35 @@ bool reachesPendingMarker(Function *Target,
   return false;
 }
 
+/// Whether differentiating \p Target needs a function defined in another
+/// file: it is a declaration, or calls one (through the bodies it reaches)
+/// that is no library function, intrinsic, rule target or marker. An -flto
+/// compile step leaves such requests to the link.
+bool needsOtherFiles(Function *Target, const CustomRules &Rules,
+                     const TargetLibraryInfo &TLI) {
+  SmallPtrSet<Function *, 16> Seen;
+  SmallVector<Function *, 16> Work{Target};
+  while (!Work.empty()) {
+    Function *F = Work.pop_back_val();
+    if (!F || !Seen.insert(F).second || F->isIntrinsic() || Rules.ruleFor(F) ||
+        Rules.isInactive(F) || markerMode(*F) || enzymeEntry(*F))
+      continue;
+    LibFunc Func;
+    if (F->isDeclaration()) {
+      if (!TLI.getLibFunc(*F, Func))
+        return true;
+      continue;
+    }
+    // Every function named, not only those called directly: at -O0 a
+    // member function pointer's call goes through a phi until simplified.
+    for (Instruction &I : instructions(*F))
+      for (Value *Operand : I.operands())
+        if (auto *Named = dyn_cast<Function>(Operand->stripPointerCasts()))
+          Work.push_back(Named);
+  }
+  return false;
+}
+
 /// Nested differentiation (a target that itself calls grad): inner
 /// markers are processed first, so that the outer target calls their
 /// derivatives, which Slope differentiates like any code.
@@ -361,8 +396,14 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
       for (Argument &A : F.args())
         A.removeAttr(Attribute::Returned);
 
+  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+  TargetLibraryInfo TLI(TLII);
   for (RequestCall Request : innermostFirst(Markers)) {
     CallBase *Call = Request.Call;
+    if (Function *Target = Request.target();
+        deferUndefinedTargets() && Target &&
+        needsOtherFiles(Target, Rules, TLI))
+      continue; // for the link (-flto)
     bool Served = Request.Enzyme
                       ? serveEnzymeCall(*Call, *Request.Enzyme, Rules)
                       : processMarker(*Call, Request.Mode, Rules);
@@ -399,6 +440,8 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
 
 void setDumpDerivatives(bool Dump) { dumpDerivatives() = Dump; }
 
+void setDeferUndefinedTargets(bool Defer) { deferUndefinedTargets() = Defer; }
+
 void registerSlopePass(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, ModulePassManager &MPM,
@@ -416,6 +459,12 @@ void registerSlopePass(PassBuilder &PB) {
         MPM.addPass(HideRuleTargets());
       });
   PB.registerOptimizerEarlyEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(SlopePass());
+      });
+  // The link of an -flto build: requests the compile steps left (targets
+  // defined in other files), now that the module holds every file.
+  PB.registerFullLinkTimeOptimizationEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(SlopePass());
       });

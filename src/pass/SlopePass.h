@@ -21,8 +21,14 @@ public:
 /// plugin option -fplugin-arg-slope-dump.
 void setDumpDerivatives(bool Dump);
 
+/// A compile step of an -flto build: requests whose target is defined in
+/// another file are left for the link, where the pass runs again (loaded
+/// into the linker with --load-pass-plugin=SlopePass.so).
+void setDeferUndefinedTargets(bool Defer);
+
 /// Makes "slope" parseable in -passes= and runs the pass at every -O level
-/// once the function simplification pipeline is done.
+/// once the function simplification pipeline is done, and early in the
+/// full-LTO link pipeline.
 void registerSlopePass(llvm::PassBuilder &PB);
 
 } // namespace slope
