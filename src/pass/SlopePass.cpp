@@ -247,13 +247,19 @@ Function *disjointDerivative(const MarkerCall &Marker) {
 }
 
 /// Handles one marker call; returns false when it failed (and was reported).
-bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
+/// What became of a request.
+enum class Outcome { Served, Failed, Deferred };
+
+/// \p MayDefer: an -flto compile step whose target reaches another file;
+/// a derivative that cannot be made here is left to the link.
+Outcome processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules,
+                      bool MayDefer) {
   Expected<MarkerCall> Marker = parseMarker(Call, Mode);
   if (!Marker) {
     auto *Target = dyn_cast<Function>(
         Call.getArgOperand(0)->stripPointerCastsAndAliases());
     reportFailure(Call, Target, Mode, Marker.takeError());
-    return false;
+    return Outcome::Failed;
   }
   DiffRequest &Req = Marker->Request;
   Req.Rules = &Rules;
@@ -263,14 +269,18 @@ bool processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules) {
       Checked ? Expected<Function *>(std::move(Checked))
               : getDerivative(Marker->Request);
   if (!Derivative) {
+    if (MayDefer) {
+      consumeError(Derivative.takeError());
+      return Outcome::Deferred;
+    }
     reportFailure(Call, Marker->Request.Target, Mode, Derivative.takeError());
-    return false;
+    return Outcome::Failed;
   }
   if (Mode == DiffMode::Reverse)
     rewriteReverse(*Marker, **Derivative, disjointDerivative(*Marker));
   else
     rewriteForward(*Marker, **Derivative);
-  return true;
+  return Outcome::Served;
 }
 
 /// A call that asks for a derivative: a slope.hpp marker, or an Enzyme
@@ -308,10 +318,11 @@ bool reachesPendingMarker(Function *Target,
   return false;
 }
 
-/// Whether differentiating \p Target needs a function defined in another
-/// file: it is a declaration, or calls one (through the bodies it reaches)
-/// that is no library function, intrinsic, rule target or marker. An -flto
-/// compile step leaves such requests to the link.
+/// Whether differentiating \p Target may need a function defined in
+/// another file: it is a declaration, or names one (through the bodies it
+/// reaches) that is no library function, intrinsic, rule target or
+/// marker. An -flto compile step leaves such a request to the link when
+/// its derivative cannot be made here.
 bool needsOtherFiles(Function *Target, const CustomRules &Rules,
                      const TargetLibraryInfo &TLI) {
   SmallPtrSet<Function *, 16> Seen;
@@ -400,13 +411,17 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
   TargetLibraryInfo TLI(TLII);
   for (RequestCall Request : innermostFirst(Markers)) {
     CallBase *Call = Request.Call;
-    if (Function *Target = Request.target();
-        deferUndefinedTargets() && Target &&
-        needsOtherFiles(Target, Rules, TLI))
+    Function *Target = Request.target();
+    bool MayDefer = deferUndefinedTargets() && !Request.Enzyme && Target &&
+                    needsOtherFiles(Target, Rules, TLI);
+    Outcome Result =
+        Request.Enzyme
+            ? (serveEnzymeCall(*Call, *Request.Enzyme, Rules) ? Outcome::Served
+                                                              : Outcome::Failed)
+            : processMarker(*Call, Request.Mode, Rules, MayDefer);
+    if (Result == Outcome::Deferred)
       continue; // for the link (-flto)
-    bool Served = Request.Enzyme
-                      ? serveEnzymeCall(*Call, *Request.Enzyme, Rules)
-                      : processMarker(*Call, Request.Mode, Rules);
+    bool Served = Result == Outcome::Served;
     // A failed request has been reported as an error, which fails the
     // compilation; the call goes either way so later passes see valid IR.
     if (!Served) {

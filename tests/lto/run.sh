@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds Main.cpp (with the plugin) and Library.cpp (without it) with
-# -flto at -O0 and -O2, links with lld loading SlopePass.so, and runs.
+# -flto at -O0 and -O2, links with lld loading SlopePass.so, and runs; a
+# self-contained -flto program links without the pass.
 # Without LTO, the compile step's error says how to build. Skipped (77)
 # where ld.lld is missing.
 # usage: run.sh <clang++> <SlopeClang.so> <SlopePass.so> <include> <work>
@@ -18,6 +19,9 @@ for level in O0 O2; do
   "$cxx" -$level -flto -fuse-ld="$lld" -Wl,--load-pass-plugin="$pass" \
     "$work/main-$level.o" "$work/library-$level.o" -o "$work/lto-$level"
   "$work/lto-$level"
+  "$cxx" -std=c++17 -$level -flto -fplugin="$plugin" -I"$include" \
+    "$here/SelfContained.cpp" -o "$work/self-$level"
+  "$work/self-$level"
 done
 # Without -flto: one error at the call, naming -flto.
 if "$cxx" -std=c++17 -O2 -fplugin="$plugin" -I"$include" \
