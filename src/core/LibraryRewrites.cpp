@@ -4,6 +4,7 @@
 #include "LibC.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
@@ -76,113 +77,139 @@ void rewritePosixMemalign(CallInst &Call) {
   Call.eraseFromParent();
 }
 
-/// The operation of a complex runtime function returning both parts
-/// ({double, double}) from double operands, or "".
-StringRef complexOperation(const Function &Callee) {
-  StringRef Op = StringSwitch<StringRef>(Callee.getName())
-                     .Case("__muldc3", "mul")
-                     .Case("__divdc3", "div")
+/// How a complex runtime function passes a complex value: double's as
+/// {double, double} results and two double operands; float's (x86-64) as
+/// <2 x float>, also for operands, except in __mulsc3/__divsc3.
+struct ComplexSignature {
+  StringRef Op;   // mul, div, exp, log, sqrt, abs, arg
+  Type *Real;     // double or float
+  bool Packed;    // float's <2 x float> form
+  unsigned Parts; // real operands: 4 for mul and div, else 2
+};
+
+std::optional<ComplexSignature> complexSignature(const Function &Callee) {
+  if (!Callee.isDeclaration())
+    return std::nullopt;
+  StringRef Name = Callee.getName();
+  bool Float =
+      Name == "__mulsc3" || Name == "__divsc3" ||
+      (Name.size() > 1 && Name.ends_with("f") && Name.starts_with("c"));
+  StringRef Base = Float && Name.starts_with("c") ? Name.drop_back() : Name;
+  StringRef Op = StringSwitch<StringRef>(Base)
+                     .Cases("__muldc3", "__mulsc3", "mul")
+                     .Cases("__divdc3", "__divsc3", "div")
                      .Case("cexp", "exp")
                      .Case("clog", "log")
                      .Case("csqrt", "sqrt")
+                     .Case("cabs", "abs")
+                     .Case("carg", "arg")
                      .Default("");
-  auto *Result = dyn_cast<StructType>(Callee.getReturnType());
-  Type *Double = Type::getDoubleTy(Callee.getContext());
-  if (Op.empty() || !Callee.isDeclaration() || !Result ||
-      Result->getNumElements() != 2 || Result->getElementType(0) != Double ||
-      Result->getElementType(1) != Double ||
-      Callee.arg_size() != (Op == "mul" || Op == "div" ? 4u : 2u) ||
-      any_of(Callee.args(),
-             [&](const Argument &A) { return A.getType() != Double; }))
-    return "";
-  return Op;
+  if (Op.empty())
+    return std::nullopt;
+  LLVMContext &Ctx = Callee.getContext();
+  Type *Real = Float ? Type::getFloatTy(Ctx) : Type::getDoubleTy(Ctx);
+  Type *Pair = Float ? static_cast<Type *>(FixedVectorType::get(Real, 2))
+                     : StructType::get(Ctx, {Real, Real});
+  unsigned Parts = Op == "mul" || Op == "div" ? 4 : 2;
+  bool RealResult = Op == "abs" || Op == "arg";
+  if (Callee.getReturnType() != (RealResult ? Real : Pair))
+    return std::nullopt;
+  // Operands: four reals (mul, div), or two reals (double), or one
+  // <2 x float> (float).
+  bool Packed = Float && Parts == 2;
+  if (Callee.arg_size() != (Packed ? 1u : Parts) ||
+      any_of(Callee.args(), [&](const Argument &A) {
+        return A.getType() != (Packed ? Pair : Real);
+      }))
+    return std::nullopt;
+  return ComplexSignature{Op, Real, Packed, Parts};
 }
 
-/// slope.complex.<Op>.<re|im>: calls \p Callee and returns one part; a
-/// rule in ComplexRules.cpp differentiates it.
-Function *complexPart(Function &Callee, StringRef Op, unsigned Part) {
+/// slope.complex.<Op>.<re|im>[f]: calls \p Callee on real operands and
+/// returns one part; a rule in ComplexRules.cpp differentiates it (the
+/// float version ends in "f", as libm's do).
+Function *complexPart(Function &Callee, const ComplexSignature &Sig,
+                      unsigned Part) {
   Module &M = *Callee.getParent();
-  std::string Name =
-      ("slope.complex." + Op + (Part == 0 ? ".re" : ".im")).str();
+  std::string Name = ("slope.complex." + Sig.Op + (Part == 0 ? ".re" : ".im") +
+                      (Sig.Real->isFloatTy() ? "f" : ""))
+                         .str();
   if (Function *Existing = M.getFunction(Name))
     return Existing;
-  Type *Double = Type::getDoubleTy(M.getContext());
-  SmallVector<Type *, 4> Params(Callee.arg_size(), Double);
-  Function *Helper = Function::Create(FunctionType::get(Double, Params, false),
-                                      GlobalValue::InternalLinkage, Name, M);
+  SmallVector<Type *, 4> Params(Sig.Parts, Sig.Real);
+  Function *Helper =
+      Function::Create(FunctionType::get(Sig.Real, Params, false),
+                       GlobalValue::InternalLinkage, Name, M);
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Helper));
   SmallVector<Value *, 4> Args;
   for (Argument &A : Helper->args())
     Args.push_back(&A);
-  B.CreateRet(B.CreateExtractValue(B.CreateCall(&Callee, Args), Part));
+  if (Sig.Packed) {
+    Value *Packed = PoisonValue::get(FixedVectorType::get(Sig.Real, 2));
+    Packed = B.CreateInsertElement(Packed, Args[0], uint64_t(0));
+    Args = {B.CreateInsertElement(Packed, Args[1], uint64_t(1))};
+  }
+  Value *Both = B.CreateCall(&Callee, Args);
+  B.CreateRet(Both->getType()->isStructTy()
+                  ? B.CreateExtractValue(Both, Part)
+                  : B.CreateExtractElement(Both, uint64_t(Part)));
   return Helper;
 }
 
-/// w = f(z...) returning both parts: two calls of the parts' helpers.
-void splitComplexCall(CallInst &Call, StringRef Op) {
-  IRBuilder<> B(&Call);
+/// The real operands of a complex call.
+SmallVector<Value *, 4> realOperands(IRBuilderBase &B, CallInst &Call,
+                                     const ComplexSignature &Sig) {
   SmallVector<Value *, 4> Args(Call.args());
-  Function &Callee = *Call.getCalledFunction();
-  Value *Whole = PoisonValue::get(Call.getType());
-  for (unsigned Part = 0; Part < 2; ++Part)
-    Whole = B.CreateInsertValue(
-        Whole, B.CreateCall(complexPart(Callee, Op, Part), Args), Part);
-  Whole->takeName(&Call);
-  Call.replaceAllUsesWith(Whole);
-  Call.eraseFromParent();
+  if (Sig.Packed)
+    Args = {B.CreateExtractElement(Args[0], uint64_t(0)),
+            B.CreateExtractElement(Args[0], uint64_t(1))};
+  return Args;
 }
 
-/// cabs(z) is hypot(re, im) and carg(z) is atan2(im, re), exactly (glibc
-/// computes them so): calls of functions with rules.
-void rewriteAbsArg(CallInst &Call, bool Arg) {
+/// w = f(z...) returning both parts: two calls of the parts' helpers. |z|
+/// and arg z are hypot(re, im) and atan2(im, re), exactly (glibc computes
+/// them so): functions with rules.
+void rewriteComplexCall(CallInst &Call, const ComplexSignature &Sig) {
   IRBuilder<> B(&Call);
-  Module &M = *Call.getModule();
-  Type *Double = B.getDoubleTy();
-  FunctionCallee Real =
-      M.getOrInsertFunction(Arg ? "atan2" : "hypot",
-                            FunctionType::get(Double, {Double, Double}, false));
-  Value *Re = Call.getArgOperand(0), *Im = Call.getArgOperand(1);
-  Value *Result = B.CreateCall(Real, Arg ? ArrayRef<Value *>{Im, Re}
-                                         : ArrayRef<Value *>{Re, Im});
+  SmallVector<Value *, 4> Args = realOperands(B, Call, Sig);
+  Function &Callee = *Call.getCalledFunction();
+  Value *Result;
+  if (Sig.Op == "abs" || Sig.Op == "arg") {
+    Module &M = *Call.getModule();
+    bool Float = Sig.Real->isFloatTy();
+    StringRef Name = Sig.Op == "arg" ? (Float ? "atan2f" : "atan2")
+                                     : (Float ? "hypotf" : "hypot");
+    FunctionCallee Real = M.getOrInsertFunction(
+        Name, FunctionType::get(Sig.Real, {Sig.Real, Sig.Real}, false));
+    Result = Sig.Op == "arg" ? B.CreateCall(Real, {Args[1], Args[0]})
+                             : B.CreateCall(Real, {Args[0], Args[1]});
+  } else {
+    Result = PoisonValue::get(Call.getType());
+    for (unsigned Part = 0; Part < 2; ++Part) {
+      Value *Value = B.CreateCall(complexPart(Callee, Sig, Part), Args);
+      Result = Result->getType()->isStructTy()
+                   ? B.CreateInsertValue(Result, Value, Part)
+                   : B.CreateInsertElement(Result, Value, uint64_t(Part));
+    }
+  }
   Result->takeName(&Call);
   Call.replaceAllUsesWith(Result);
   Call.eraseFromParent();
 }
 
-bool isComplexModulusOrArgument(const Function &Callee, bool &Arg) {
-  StringRef Name = Callee.getName();
-  Type *Double = Type::getDoubleTy(Callee.getContext());
-  if ((Name != "cabs" && Name != "carg") || !Callee.isDeclaration() ||
-      Callee.getReturnType() != Double || Callee.arg_size() != 2 ||
-      Callee.getArg(0)->getType() != Double ||
-      Callee.getArg(1)->getType() != Double)
-    return false;
-  Arg = Name == "carg";
-  return true;
-}
-
 } // namespace
 
 bool rewriteComplexCalls(Function &F) {
-  SmallVector<CallInst *, 4> Calls;
+  SmallVector<std::pair<CallInst *, ComplexSignature>, 4> Calls;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *Call = dyn_cast<CallInst>(&I))
-        if (Call->getCalledFunction())
-          Calls.push_back(Call);
-  bool Changed = false;
-  for (CallInst *Call : Calls) {
-    Function &Callee = *Call->getCalledFunction();
-    bool Arg;
-    if (StringRef Op = complexOperation(Callee); !Op.empty()) {
-      splitComplexCall(*Call, Op);
-      Changed = true;
-    } else if (isComplexModulusOrArgument(Callee, Arg)) {
-      rewriteAbsArg(*Call, Arg);
-      Changed = true;
-    }
-  }
-  return Changed;
+        if (Function *Callee = Call->getCalledFunction())
+          if (std::optional<ComplexSignature> Sig = complexSignature(*Callee))
+            Calls.push_back({Call, *Sig});
+  for (auto &[Call, Sig] : Calls)
+    rewriteComplexCall(*Call, Sig);
+  return !Calls.empty();
 }
 
 bool rewriteLibraryCalls(Function &F, const TargetLibraryInfo &TLI) {

@@ -1,7 +1,8 @@
-// std::complex<double> inside differentiated functions: arithmetic
-// (__muldc3 and __divdc3 at -O0), abs, arg, exp, log, sqrt, pow, polar,
-// conj and norm, in functions of real inputs. Both modes against central
-// differences; value_and_grad's value is the plain call's, bit for bit.
+// std::complex<double> and std::complex<float> inside differentiated
+// functions: arithmetic (__muldc3/__divdc3, __mulsc3/__divsc3), abs, arg,
+// exp, log, sqrt, pow, polar, conj and norm, in functions of real inputs.
+// Both modes against central differences (float against double);
+// value_and_grad's value is the plain call's, bit for bit.
 #include "Check.h"
 
 #include <slope/slope.hpp>
@@ -29,6 +30,14 @@ double rootsAndLogs(double x, double y) {
   Complex z(x, y);
   Complex s = std::sqrt(z * z + 1.0);
   return (std::log(z + s) * std::exp(-z)).real();
+}
+
+// The same in float and double: std::complex<float> passes <2 x float>
+// to cexpf, clogf, csqrtf, cabsf, cargf and gets one from __mulsc3.
+template <class T> T inBothPrecisions(T x, T y) {
+  std::complex<T> z(x, y), w = z * z / (z + T(1));
+  return std::abs(std::exp(w)) + std::arg(z) + std::log(z).imag() +
+         std::sqrt(z).real();
 }
 
 } // namespace
@@ -63,5 +72,23 @@ TEST(Complex, Transcendental) {
                             1e-7, 1e-8));
     EXPECT_TRUE(check::near(hy, check::centralDifference<1>(rootsAndLogs, x, y),
                             1e-7, 1e-8));
+  }
+}
+
+TEST(Complex, FloatAgreesWithDouble) {
+  for (auto [x, y] : {std::pair{0.7, 0.4}, {-0.5, 1.3}}) {
+    auto [dx, dy] = slope::grad<inBothPrecisions<double>>(x, y);
+    EXPECT_TRUE(check::near(
+        dx, check::centralDifference<0>(inBothPrecisions<double>, x, y), 1e-7,
+        1e-8));
+    auto [fx, fy] = slope::grad<inBothPrecisions<float>>(float(x), float(y));
+    EXPECT_TRUE(check::near(fx, dx, 1e-4, 1e-5));
+    EXPECT_TRUE(check::near(fy, dy, 1e-4, 1e-5));
+    float t = slope::derivative<inBothPrecisions<float>>(
+        slope::dual(float(x), 1.0f), float(y));
+    EXPECT_TRUE(check::near(t, fx, 1e-5, 1e-6));
+    EXPECT_EQ(slope::value_and_grad<inBothPrecisions<float>>(float(x), float(y))
+                  .value,
+              inBothPrecisions<float>(float(x), float(y)));
   }
 }
