@@ -75,58 +75,61 @@ targetOf(const TemplateArgument &Arg) {
   return {Closure->getLambdaStaticInvoker(), Closure->getLambdaCallOperator()};
 }
 
-/// The Call<...>::reverse/forward call in the body of API function \p Api
-/// (slope/detail/calls.hpp), following the API's own forwarding calls (the
-/// callable-object overloads call the template form). Its first template
-/// argument is the function Slope differentiates: the target or its
-/// adapter.
-const FunctionDecl *differentiatedFunction(const FunctionDecl *Api,
-                                           unsigned Depth = 0);
-
-const FunctionDecl *differentiatedIn(const Stmt *S, unsigned Depth) {
+/// The first call in \p S (depth first) that \p Wanted accepts.
+const CallExpr *findCall(const Stmt *S,
+                         llvm::function_ref<bool(const CallExpr &)> Wanted) {
   if (!S)
     return nullptr;
-  if (const auto *Call = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *Callee = Call->getDirectCallee();
-    if (apiMode(Callee))
-      return differentiatedFunction(Callee, Depth + 1);
-    const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Callee);
-    const auto *Class =
-        Method ? dyn_cast<ClassTemplateSpecializationDecl>(Method->getParent())
-               : nullptr;
-    if (Class && Class->getName() == "Call" && Method->getIdentifier() &&
-        (Method->getName() == "reverse" || Method->getName() == "forward"))
-      if (const TemplateArgumentList *Args =
-              Method->getTemplateSpecializationArgs())
-        if (Args->size() &&
-            Args->get(0).getKind() == TemplateArgument::Declaration)
-          return dyn_cast<FunctionDecl>(Args->get(0).getAsDecl());
-  }
+  if (const auto *Call = dyn_cast<CallExpr>(S); Call && Wanted(*Call))
+    return Call;
   for (const Stmt *Child : S->children())
-    if (const FunctionDecl *Found = differentiatedIn(Child, Depth))
+    if (const CallExpr *Found = findCall(Child, Wanted))
       return Found;
   return nullptr;
 }
 
+/// For a call of Call<...>::reverse/forward (slope/detail/calls.hpp): its
+/// first template argument, the function Slope differentiates (the target
+/// or its adapter); null for other calls.
+const FunctionDecl *differentiatedBy(const CallExpr &Call) {
+  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call.getDirectCallee());
+  const auto *Class =
+      Method ? dyn_cast<ClassTemplateSpecializationDecl>(Method->getParent())
+             : nullptr;
+  if (!Class || Class->getName() != "Call" || !Method->getIdentifier() ||
+      (Method->getName() != "reverse" && Method->getName() != "forward"))
+    return nullptr;
+  const TemplateArgumentList *Args = Method->getTemplateSpecializationArgs();
+  if (!Args || !Args->size() ||
+      Args->get(0).getKind() != TemplateArgument::Declaration)
+    return nullptr;
+  return dyn_cast<FunctionDecl>(Args->get(0).getAsDecl());
+}
+
+/// The function API function \p Api has Slope differentiate, following
+/// the API's own forwarding calls (the callable-object overloads call the
+/// template form).
 const FunctionDecl *differentiatedFunction(const FunctionDecl *Api,
-                                           unsigned Depth) {
+                                           unsigned Depth = 0) {
   if (Depth > 4 || !Api)
     return nullptr;
-  return differentiatedIn(Api->getBody(), Depth);
+  const CallExpr *Call = findCall(Api->getBody(), [](const CallExpr &C) {
+    return apiMode(C.getDirectCallee()) || differentiatedBy(C);
+  });
+  if (!Call)
+    return nullptr;
+  if (apiMode(Call->getDirectCallee()))
+    return differentiatedFunction(Call->getDirectCallee(), Depth + 1);
+  return differentiatedBy(*Call);
 }
 
-/// The API call an API function forwards to (the callable-object
+/// The API function an API function forwards to (the callable-object
 /// overloads), or null.
 const FunctionDecl *forwardedApi(const Stmt *S) {
-  if (!S)
-    return nullptr;
-  if (const auto *Call = dyn_cast<CallExpr>(S))
-    if (apiMode(Call->getDirectCallee()))
-      return Call->getDirectCallee();
-  for (const Stmt *Child : S->children())
-    if (const FunctionDecl *Found = forwardedApi(Child))
-      return Found;
-  return nullptr;
+  const CallExpr *Call = findCall(S, [](const CallExpr &C) {
+    return apiMode(C.getDirectCallee()).has_value();
+  });
+  return Call ? Call->getDirectCallee() : nullptr;
 }
 
 /// Whether \p T holds floating-point data or points to some: a float, or

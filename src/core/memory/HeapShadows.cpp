@@ -1,5 +1,6 @@
 //===- HeapShadows.cpp ----------------------------------------------------===//
 #include "HeapShadows.h"
+#include "LibC.h"
 
 #include "llvm/IR/Module.h"
 
@@ -61,23 +62,21 @@ Function *allocFunction(Module &M) {
 Function *alignedAllocFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  return helper(
-      M, "slope.shadow.alloc.aligned",
-      FunctionType::get(Ptr, {I64, I64}, false),
-      [&](Function &F, IRBuilder<> &B) {
-        Value *Bytes = F.getArg(0);
-        Value *Align = B.CreateBinaryIntrinsic(Intrinsic::umax, F.getArg(1),
-                                               B.getInt64(HeaderBytes));
-        // aligned_alloc wants a multiple of the alignment.
-        Value *Padded = B.CreateAdd(Bytes, B.CreateShl(Align, 1));
-        Value *Total = B.CreateMul(B.CreateUDiv(Padded, Align), Align);
-        Value *Base = B.CreateCall(libc(M, "aligned_alloc", Ptr, {I64, I64}),
-                                   {Align, Total});
-        Value *Data = B.CreateGEP(B.getInt8Ty(), Base, Align);
-        B.CreateMemSet(Data, B.getInt8(0), Bytes, MaybeAlign());
-        writeHeader(B, Data, Bytes, Base);
-        B.CreateRet(Data);
-      });
+  return helper(M, "slope.shadow.alloc.aligned",
+                FunctionType::get(Ptr, {I64, I64}, false),
+                [&](Function &F, IRBuilder<> &B) {
+                  Value *Bytes = F.getArg(0);
+                  Value *Align = B.CreateBinaryIntrinsic(
+                      Intrinsic::umax, F.getArg(1), B.getInt64(HeaderBytes));
+                  // One alignment in front for the header, the rest for the
+                  // data.
+                  Value *Base =
+                      callAlignedAlloc(B, Align, B.CreateAdd(Bytes, Align));
+                  Value *Data = B.CreateGEP(B.getInt8Ty(), Base, Align);
+                  B.CreateMemSet(Data, B.getInt8(0), Bytes, MaybeAlign());
+                  writeHeader(B, Data, Bytes, Base);
+                  B.CreateRet(Data);
+                });
 }
 
 /// slope.shadow.free(shadow): frees header and data; null is fine.
