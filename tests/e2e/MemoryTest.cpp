@@ -97,6 +97,21 @@ double variableLength(const double *x, int n) {
   }
   return s;
 }
+
+// In place in a variable-length array: Gauss-Seidel sweeps read x[i - 1]
+// (written this sweep) and x[i + 1] (written later), twice over.
+double sweptInPlace(const double *x, int n) {
+  double u[n];
+  for (int i = 0; i < n; ++i)
+    u[i] = x[i];
+  for (int sweep = 0; sweep < 2; ++sweep)
+    for (int i = 1; i + 1 < n; ++i)
+      u[i] = 0.25 * (u[i - 1] + u[i + 1]) + 0.1 * u[i - 1] * u[i + 1];
+  double r = 0;
+  for (int i = 0; i < n; ++i)
+    r += (1 + 0.5 * i) * u[i];
+  return r;
+}
 #pragma clang diagnostic pop
 
 double heapScratch(const double *x, int n) {
@@ -359,6 +374,10 @@ TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 TEST(Memory, AlignedAllocations) { checkArrayFunction<alignedScratch>(11); }
 
 TEST(Memory, VariableLengthArrays) { checkArrayFunction<variableLength>(6); }
+
+TEST(Memory, VariableLengthArraySweptInPlace) {
+  checkArrayFunction<sweptInPlace>(7);
+}
 
 TEST(Memory, OneFreeOfAllocationsMadeOnTwoPaths) {
   for (int N : {0, 1, 6})
