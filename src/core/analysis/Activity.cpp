@@ -1,6 +1,7 @@
 //===- Activity.cpp -------------------------------------------------------===//
 #include "Activity.h"
 #include "Allocations.h"
+#include "ByteLayout.h"
 #include "CallDerivatives.h"
 #include "CustomRules.h"
 #include "DiffError.h"
@@ -412,6 +413,18 @@ void Analysis::findUseful() {
   }
 }
 
+/// Whether the bytes \p Store copies from \p Source are, by the records'
+/// layout, neither floating-point data nor pointers.
+static bool isPlainDataCopy(StoreInst &Store, LoadInst &Source) {
+  std::optional<ByteLayout> Layout =
+      copiedByteLayout(Store.getPointerOperand(), Source.getPointerOperand(),
+                       nullptr, {}, Store.getDataLayout());
+  return Layout &&
+         Layout->holdsPlainData(
+             0,
+             Store.getValueOperand()->getType()->getPrimitiveSizeInBits() / 8);
+}
+
 /// An integer load and store pair through shadowed pointers copies bytes
 /// that may be floating-point data: Slope cannot tell, so it refuses.
 Error Analysis::checkIntegerCopies() {
@@ -437,6 +450,11 @@ Error Analysis::checkIntegerCopies() {
         Source->comesBefore(Store) &&
         std::none_of(std::next(Source->getIterator()), Store->getIterator(),
                      [](Instruction &J) { return J.mayWriteToMemory(); });
+    // Apart, the copied value would need a shadow of its own -- unless the
+    // bytes are an integer field of a record (a sort's key held while
+    // others move).
+    if (!Adjacent && isPlainDataCopy(*Store, *Source))
+      continue;
     if (!Adjacent)
       return unsupported(I, "it copies memory as integers, and Slope cannot "
                             "tell whether the bytes are floating-point data "

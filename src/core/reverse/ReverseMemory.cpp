@@ -7,13 +7,15 @@
 //   p = malloc/new      free(shadow(p))   (the heap shadow lives until here)
 //
 //===----------------------------------------------------------------------===//
+#include "ByteLayout.h"
 #include "CallDerivatives.h"
+#include "CopyAdjoints.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
 #include "LibC.h"
-#include "Target.h"
 #include "MemoryTypes.h"
 #include "ReverseEmitter.h"
+#include "Target.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
@@ -23,42 +25,6 @@
 using namespace llvm;
 
 namespace slope {
-
-namespace {
-
-/// slope.{copy,move}.adjoint.<bits>(shadow dest, shadow source, bytes):
-/// t = dest; dest = 0; source += t, elementwise in T. memcpy regions do not
-/// overlap, so that happens element by element in place; memmove goes
-/// through a temporary.
-Function *transferAdjointFunction(Module &M, Type *Element, bool Overlap) {
-  std::string Name = std::string(Overlap ? "slope.move" : "slope.copy") +
-                     ".adjoint." +
-                     std::to_string(Element->getPrimitiveSizeInBits());
-  if (Function *Existing = M.getFunction(Name))
-    return Existing;
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Function *Helper = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false),
-      GlobalValue::InternalLinkage, Name, M);
-  Value *Dest = Helper->getArg(0), *Source = Helper->getArg(1),
-        *Bytes = Helper->getArg(2);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Helper));
-  Value *From = Dest;
-  if (Overlap) {
-    From = callMalloc(B, Bytes);
-    B.CreateMemCpy(From, MaybeAlign(), Dest, MaybeAlign(), Bytes);
-    B.CreateMemSet(Dest, B.getInt8(0), Bytes, MaybeAlign());
-  }
-  accumulateElements(B, Element, Source, From, Bytes, /*ClearFrom=*/!Overlap);
-  if (Overlap)
-    callFree(B, From);
-  B.CreateRetVoid();
-  return Helper;
-}
-
-} // namespace
 
 /// Barriers the reverse sweep replays at the mirrored point: what threads
 /// exchanged through memory after the barrier, their adjoints exchange
@@ -157,21 +123,32 @@ Error ReverseEmitter::emitIntegerCopyAdjoint(StoreInst &Store, LoadInst &Source,
                                              IRBuilderBase &B) {
   Value *To = Store.getPointerOperand(), *From = Source.getPointerOperand();
   Type *Element = soleElementType({To, From}, Req.ArgElementTypes);
-  if (!Element ||
-      Element->getPrimitiveSizeInBits() !=
-          Store.getValueOperand()->getType()->getPrimitiveSizeInBits())
+  unsigned Bits = Store.getValueOperand()->getType()->getPrimitiveSizeInBits();
+  if (Element && Element->getPrimitiveSizeInBits() == Bits) {
+    // Load and store are adjacent: the whole move reverses here.
+    Value *ToShadow = shadowAt(To, B), *FromShadow = shadowAt(From, B);
+    Value *Adjoint = B.CreateAlignedLoad(Element, ToShadow, Store.getAlign());
+    B.CreateAlignedStore(Constant::getNullValue(Element), ToShadow,
+                         Store.getAlign());
+    Value *Old = B.CreateAlignedLoad(Element, FromShadow, Source.getAlign());
+    B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), FromShadow,
+                         Source.getAlign());
+    return Error::success();
+  }
+  // Part of a record (a struct of mixed fields moved as integers).
+  std::optional<ByteLayout> Layout =
+      Element ? std::nullopt
+              : copiedByteLayout(To, From, nullptr, Req.ArgElementTypes,
+                                 Derivative->getDataLayout());
+  if (!Layout)
     return unsupported(Store, "it copies memory as integers, and Slope "
                               "cannot tell whether the bytes are "
                               "floating-point data (copy the values as "
                               "double or float)");
-  // Load and store are adjacent: the whole move reverses here.
-  Value *ToShadow = shadowAt(To, B), *FromShadow = shadowAt(From, B);
-  Value *Adjoint = B.CreateAlignedLoad(Element, ToShadow, Store.getAlign());
-  B.CreateAlignedStore(Constant::getNullValue(Element), ToShadow,
-                       Store.getAlign());
-  Value *Old = B.CreateAlignedLoad(Element, FromShadow, Source.getAlign());
-  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), FromShadow,
-                       Source.getAlign());
+  if (!Layout->Floats.empty())
+    B.CreateCall(
+        transferAdjointFunction(*Derivative->getParent(), *Layout, false),
+        {shadowAt(To, B), shadowAt(From, B), B.getInt64(Bits / 8)});
   return Error::success();
 }
 
@@ -193,13 +170,26 @@ Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
     B.CreateMemSet(Dest, B.getInt8(0), Length, Transfer.getDestAlign());
     return Error::success();
   }
-  Type *Element = soleElementType({DestPtr, SourcePtr}, Req.ArgElementTypes);
-  if (!Element)
+  // The source's types first, then what the function's accesses say.
+  std::optional<ByteLayout> Layout = markedRecordLayout(Transfer);
+  if (!Layout) {
+    if (Type *Element =
+            soleElementType({DestPtr, SourcePtr}, Req.ArgElementTypes))
+      Layout = elementArrayLayout(Element);
+    else
+      Layout =
+          copiedByteLayout(DestPtr, SourcePtr, &Transfer, Req.ArgElementTypes,
+                           Derivative->getDataLayout());
+  }
+  if (!Layout)
     return unsupported(Transfer, "Slope cannot tell which floating-point "
                                  "type the copied bytes hold (copy the "
-                                 "elements in a loop, or copy arrays of one "
-                                 "floating-point type)");
-  B.CreateCall(transferAdjointFunction(*Derivative->getParent(), Element,
+                                 "elements in a loop, copy arrays of one "
+                                 "floating-point type, or size a std::vector "
+                                 "of records once instead of growing it)");
+  if (Layout->Floats.empty())
+    return Error::success(); // integers and pointers: no adjoints
+  B.CreateCall(transferAdjointFunction(*Derivative->getParent(), *Layout,
                                        isa<MemMoveInst>(Transfer)),
                {Dest, shadowAt(SourcePtr, B),
                 B.CreateZExtOrTrunc(Length, B.getInt64Ty())});

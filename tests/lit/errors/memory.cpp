@@ -37,9 +37,9 @@ void flipLowBit(const double *x, double *y) {
 // CHECK: memory.cpp:[[# @LINE + 1]]:{{[0-9]+}}: error: slope: cannot differentiate 'store' instruction in 'flipLowBit(double const*, double*)': it writes integer bits into floating-point data, which has no derivative Slope can follow
 void c(double *x, double *dx, double *y, double *dy) { slope::grad<flipLowBit>(slope::dup(x, dx), slope::dup(y, dy)); }
 
-// Copies of structs mixing integers and floating-point data: which bytes
-// are which is ambiguous.
-struct Mixed {
+// Copies of unions of integers and floating-point data: which bytes are
+// which is ambiguous. (Records of mixed fields are typed by their layout.)
+union Mixed {
   long id;
   double value;
 };
