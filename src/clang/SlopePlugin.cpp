@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ApiCalls.h"
+#include "CopyTypes.h"
 #include "Diagnostics.h"
 #include "DiffError.h"
 #include "LibDevice.h"
@@ -122,17 +123,23 @@ public:
     setInactivityProvider([this](llvm::StringRef Function) {
       return Facts.Inactive.count(Function.str()) != 0;
     });
+    setCopyLayoutProvider(
+        [this](llvm::StringRef Function, unsigned Line, unsigned Column) {
+          return copyLayout(Function, Line, Column);
+        });
   }
   ~SlopeConsumer() override {
     setDiagnosticHandler(nullptr);
     setPointeeTypeProvider(nullptr);
     setInactivityProvider(nullptr);
+    setCopyLayoutProvider(nullptr);
   }
 
   void HandleTranslationUnit(ASTContext &Context) override {
     checkApiCalls(Context, Facts,
                   CI.getCodeGenOpts().PrepareForLTO ||
                       CI.getCodeGenOpts().PrepareForThinLTO);
+    collectCopyLayouts(Context, Copies);
   }
 
 private:
@@ -194,8 +201,27 @@ private:
     return llvm::Type::getFloatingPointTy(Ctx, *It->second[Arg]);
   }
 
+  /// The element layout of the copy at \p Line:\p Column in \p Function;
+  /// by line alone when the columns do not match but the line's copies
+  /// all agree.
+  std::optional<SourceRecordLayout>
+  copyLayout(llvm::StringRef Function, unsigned Line, unsigned Column) const {
+    auto Exact = Copies.find({Function.str(), Line, Column});
+    if (Exact != Copies.end())
+      return Exact->second.Size ? std::optional(Exact->second) : std::nullopt;
+    auto First = Copies.lower_bound({Function.str(), Line, 0});
+    auto Last = Copies.upper_bound({Function.str(), Line, ~0u});
+    if (First == Last || !First->second.Size)
+      return std::nullopt;
+    for (auto It = First; It != Last; ++It)
+      if (!(It->second == First->second))
+        return std::nullopt;
+    return First->second;
+  }
+
   CompilerInstance &CI;
   SourceFacts Facts;
+  CopyLayouts Copies;
   /// Errors shown, by location and message.
   std::set<std::pair<SourceLocation::UIntTy, std::string>> Reported;
 };

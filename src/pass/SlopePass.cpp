@@ -1,5 +1,6 @@
 //===- SlopePass.cpp ------------------------------------------------------===//
 #include "SlopePass.h"
+#include "ByteLayout.h"
 #include "CallSite.h"
 #include "CustomRules.h"
 #include "Diagnostics.h"
@@ -152,8 +153,37 @@ constexpr StringLiteral OpaqueSuffix = ".slope.opaque";
 /// So do calls to CUDA libdevice math functions (always-inline bodies of
 /// bit tricks), whose derivatives come from the libm rules. SlopePass
 /// points them back at the functions before differentiating.
+/// Marks each memcpy/memmove with the source's element layout (see
+/// CopyTypes.h), while it is still in the function it was written in: the
+/// metadata travels with the copy through inlining.
+bool markSourceCopies(Module &M) {
+  bool Changed = false;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F)) {
+      auto *Copy = dyn_cast<MemTransferInst>(&I);
+      const DebugLoc &Loc = I.getDebugLoc();
+      if (!Copy || !Loc || Loc.getInlinedAt())
+        continue;
+      if (std::optional<SourceRecordLayout> Layout =
+              sourceCopyLayout(F.getName(), Loc.getLine(), Loc.getCol())) {
+        ByteLayout Record;
+        Record.Stride = Layout->Size;
+        for (auto [Offset, Bits] : Layout->Floats)
+          Record.Floats.push_back(
+              {Offset, Bits == 32 ? Type::getFloatTy(M.getContext())
+                                  : Type::getDoubleTy(M.getContext())});
+        Record.Pointers.assign(Layout->Pointers.begin(),
+                               Layout->Pointers.end());
+        markRecordLayout(*Copy, Record);
+        Changed = true;
+      }
+    }
+  return Changed;
+}
+
 struct HideRuleTargets : PassInfoMixin<HideRuleTargets> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    bool MarkedCopies = markSourceCopies(M);
     CustomRules Rules = readRules(M);
     // Enzyme's rule globals may be internal and unused: keep them for
     // SlopePass, which removes them.
@@ -161,7 +191,7 @@ struct HideRuleTargets : PassInfoMixin<HideRuleTargets> {
       appendToCompilerUsed(
           M, SmallVector<GlobalValue *, 4>(Rules.globals().begin(),
                                            Rules.globals().end()));
-    bool Changed = !Rules.globals().empty();
+    bool Changed = MarkedCopies || !Rules.globals().empty();
     for (Function &F : make_early_inc_range(M)) {
       bool LibDevice = libDeviceRule(F) != nullptr;
       if (!(Rules.isOpaque(&F) || LibDevice) || F.isDeclaration())

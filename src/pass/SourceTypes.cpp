@@ -19,6 +19,24 @@ llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
 }
 
 namespace {
+CopyLayoutProvider &copyLayouts() {
+  static CopyLayoutProvider Provider;
+  return Provider;
+}
+} // namespace
+
+void setCopyLayoutProvider(CopyLayoutProvider Provider) {
+  copyLayouts() = std::move(Provider);
+}
+
+std::optional<SourceRecordLayout>
+sourceCopyLayout(llvm::StringRef Function, unsigned Line, unsigned Column) {
+  if (!copyLayouts())
+    return std::nullopt;
+  return copyLayouts()(Function, Line, Column);
+}
+
+namespace {
 InactivityProvider &inactivity() {
   static InactivityProvider Provider;
   return Provider;

@@ -13,6 +13,8 @@
 #include "llvm/IR/Type.h"
 
 #include <functional>
+#include <optional>
+#include <vector>
 
 namespace slope {
 
@@ -25,6 +27,28 @@ void setPointeeTypeProvider(PointeeTypeProvider Provider);
 
 llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
                                      llvm::LLVMContext &Context);
+
+/// One element of a copied range as the source types it: its size, and
+/// the byte offsets of its floating-point fields (with their type's bits)
+/// and pointer fields. Any other byte holds integers or padding.
+struct SourceRecordLayout {
+  uint64_t Size = 0;
+  std::vector<std::pair<uint64_t, unsigned>> Floats;
+  std::vector<uint64_t> Pointers;
+  bool operator==(const SourceRecordLayout &O) const {
+    return Size == O.Size && Floats == O.Floats && Pointers == O.Pointers;
+  }
+};
+
+/// (IR name of the function, line, column of a memcpy/memmove call in
+/// it) -> the layout of the elements it copies, when the source says.
+using CopyLayoutProvider = std::function<std::optional<SourceRecordLayout>(
+    llvm::StringRef, unsigned, unsigned)>;
+
+void setCopyLayoutProvider(CopyLayoutProvider Provider);
+
+std::optional<SourceRecordLayout>
+sourceCopyLayout(llvm::StringRef Function, unsigned Line, unsigned Column);
 
 /// IR name -> whether the source marks the function SLOPE_INACTIVE.
 using InactivityProvider = std::function<bool(llvm::StringRef)>;
