@@ -1,7 +1,9 @@
 // Standard library code inside differentiated functions: vectors filled
 // with push_back (growth copies), std::sort and std::stable_sort (memmove
 // of doubles, a temporary buffer), std::copy, std::swap and std::reverse,
-// std::transform and std::inner_product, vectors of std::array copied.
+// std::transform and std::inner_product, vectors of std::array copied;
+// records of mixed fields (ints, floats and doubles) copied, sorted and
+// reversed, and vectors of vectors (memory holding pointers) copied.
 // Both modes, against central differences.
 // libstdc++ 12's std::stable_sort calls its own deprecated
 // get_temporary_buffer, which clang 19 reports (in the header, hence
@@ -82,6 +84,63 @@ double arraysOfPairs(const double *x, int n) {
   return s;
 }
 
+struct Keyed {
+  int key;
+  double weight;
+};
+
+double stableSortedRecords(const double *x, int n) {
+  std::vector<Keyed> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = {(i * 7) % 3, x[i] * x[i] + 0.1 * i};
+  std::stable_sort(v.begin(), v.end(), [](const Keyed &a, const Keyed &b) {
+    return a.key < b.key;
+  });
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * v[i].weight;
+  return s;
+}
+
+struct Mixed {
+  float scale;
+  int tag;
+  double value;
+  char label[3];
+  double *unused;
+};
+
+double mixedRecordsCopied(const double *x, int n) {
+  std::vector<Mixed> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = {0.5f * float(i + 1), i, std::cos(x[i]), {'a', 'b', 0}, nullptr};
+  std::vector<Mixed> w = v;
+  std::reverse(w.begin(), w.end());
+  Mixed first = w[0];
+  w[n - 1] = first;
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (i + 1) * w[i].scale * w[i].value + w[i].tag;
+  return s;
+}
+
+double nestedVectors(const double *x, int n) {
+  std::vector<double> prototype(n, 0.0);
+  std::vector<std::vector<double>> rows(3, prototype);
+  for (int r = 0; r < 3; ++r)
+    for (int i = 0; i < n; ++i)
+      rows[r][i] = std::sin(x[i] * (r + 1));
+  std::vector<std::vector<double>> copy = rows;
+  copy.push_back(rows[1]); // grows: the row objects (pointers) move
+  for (int r = 0; r < 4; ++r)
+    copy[r] = copy[(r + 1) % 4]; // inner vectors assigned: doubles copied
+  double s = 0;
+  for (const auto &row : copy)
+    for (double e : row)
+      s += e * e;
+  return s;
+}
+
 template <auto F> void checkAgainstDifferences(int n) {
   std::vector<double> x = check::wave(n, 0.9), dx(n, 0.0);
   std::vector<double> fd = check::arrayDifferences(
@@ -106,3 +165,10 @@ TEST(Stl, StableSort) { checkAgainstDifferences<stableSorted>(6); }
 TEST(Stl, CopyReverseSwap) { checkAgainstDifferences<copiedAndSwapped>(6); }
 TEST(Stl, TransformInnerProduct) { checkAgainstDifferences<transformed>(5); }
 TEST(Stl, VectorsOfArrays) { checkAgainstDifferences<arraysOfPairs>(4); }
+TEST(Stl, StableSortOfRecords) {
+  checkAgainstDifferences<stableSortedRecords>(9);
+}
+TEST(Stl, MixedRecordsCopied) {
+  checkAgainstDifferences<mixedRecordsCopied>(5);
+}
+TEST(Stl, NestedVectors) { checkAgainstDifferences<nestedVectors>(4); }

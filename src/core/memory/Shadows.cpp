@@ -1,5 +1,6 @@
 //===- Shadows.cpp --------------------------------------------------------===//
 #include "Shadows.h"
+#include "Activity.h"
 #include "Allocations.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
@@ -8,6 +9,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -28,6 +30,22 @@ bool ShadowMap::hasHeapShadow(Value *Pointer,
   if (auto *Call = dyn_cast<CallBase>(Pointer))
     return Activity.isShadowed(Call) &&
            (asAllocation(*Call, TLI) || asReallocation(*Call, TLI));
+  // Freed or reallocated, a pointer is the start of its block: an offset
+  // from a heap shadowed one is then zero (a std::vector's end pointer
+  // kept beside its start).
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(Pointer))
+    return hasHeapShadow(GEP->getPointerOperand(), Visiting);
+  // A pointer kept in memory this function made (a std::vector's buffer
+  // inside a vector of vectors).
+  // (Cycles run through memory: holdsHeapShadowedPointers marks objects.)
+  if (auto *Load = dyn_cast<LoadInst>(Pointer)) {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Load->getPointerOperand(), Objects, /*LI=*/nullptr,
+                         /*MaxLookup=*/0);
+    return !Objects.empty() && all_of(Objects, [&](const Value *Object) {
+      return holdsHeapShadowedPointers(const_cast<Value *>(Object), Visiting);
+    });
+  }
   if (!isa<PHINode>(Pointer) && !isa<SelectInst>(Pointer))
     return false;
   if (!Visiting.insert(Pointer).second)
@@ -36,6 +54,60 @@ bool ShadowMap::hasHeapShadow(Value *Pointer,
   for (unsigned K = isa<SelectInst>(I) ? 1 : 0; K < I->getNumOperands(); ++K)
     if (!hasHeapShadow(I->getOperand(K), Visiting))
       return false;
+  return true;
+}
+
+bool ShadowMap::holdsHeapShadowedPointers(
+    Value *Object, SmallPtrSetImpl<Value *> &Visiting) const {
+  if (isa<ConstantPointerNull>(Object))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Object);
+  // Fresh memory: what it holds, this function put there.
+  if (!isa<AllocaInst>(Object) && !(Call && asAllocation(*Call, TLI)) &&
+      !isa<LoadInst>(Object))
+    return false;
+  // A pointer loaded from memory: that memory's pointers must qualify too.
+  if (isa<LoadInst>(Object) && !hasHeapShadow(Object, Visiting))
+    return false;
+  // Visiting holds values for hasHeapShadow and memory objects here; a
+  // load is both, and only ever inserted as an object.
+  if (!Visiting.insert(Object).second)
+    return true;
+  auto PointsInto = [Object](const Value *Pointer) {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Pointer, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+    return is_contained(Objects, Object);
+  };
+  SmallVector<Instruction *, 16> Accesses;
+  collectAccesses(Object, Accesses, &F);
+  for (Instruction *A : Accesses) {
+    if (auto *Store = dyn_cast<StoreInst>(A)) {
+      if (!PointsInto(Store->getPointerOperand()))
+        continue; // the pointer itself stored elsewhere
+      Value *Stored = Store->getValueOperand();
+      if (Stored->getType()->isPointerTy()) {
+        if (Activity.isShadowed(Stored) && !hasHeapShadow(Stored, Visiting))
+          return false;
+      } else if (auto *Copied = dyn_cast<LoadInst>(Stored)) {
+        // Bytes moved as integers may be pointers.
+        if (!hasHeapShadow(Copied, Visiting))
+          return false;
+      }
+    } else if (auto *Transfer = dyn_cast<MemTransferInst>(A)) {
+      if (!PointsInto(Transfer->getRawDest()))
+        continue;
+      SmallVector<const Value *, 4> Sources;
+      getUnderlyingObjects(Transfer->getRawSource(), Sources, nullptr, 0);
+      for (const Value *Source : Sources)
+        if (!holdsHeapShadowedPointers(const_cast<Value *>(Source), Visiting))
+          return false;
+    } else if (auto *Other = dyn_cast<CallBase>(A)) {
+      // Anything else given the memory may store pointers into it.
+      if (!isa<MemSetInst>(Other) && !Other->isLifetimeStartOrEnd() &&
+          !releasedPointer(*Other, TLI))
+        return false;
+    }
+  }
   return true;
 }
 

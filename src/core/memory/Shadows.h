@@ -53,6 +53,12 @@ private:
   /// null), so that it has a size header.
   bool hasHeapShadow(llvm::Value *Pointer,
                      llvm::SmallPtrSetImpl<llvm::Value *> &Visiting) const;
+  /// Whether memory made in this function (\p Object) only ever holds
+  /// pointers with heap shadows made here (or none): the shadows of the
+  /// pointers loaded from it are those.
+  bool holdsHeapShadowedPointers(
+      llvm::Value *Object,
+      llvm::SmallPtrSetImpl<llvm::Value *> &Visiting) const;
 
   llvm::Function &F;
   const ActivityInfo &Activity;
