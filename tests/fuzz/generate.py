@@ -123,6 +123,15 @@ class Kernel:
     def const(self):
         return repr(round(self.rng.uniform(-1.5, 1.5), 2))
 
+    def scalar(self):
+        """The scalar argument s: a constant kept off the thresholds the
+        kinks compare with (max(s, 0.1), biggest(s, 0.25)), where central
+        differences would step across the jump of the derivative."""
+        while True:
+            value = self.const()
+            if all(abs(float(value) - t) > 0.02 for t in (0.1, 0.25)):
+                return value
+
     def leaves(self, index):
         out = ["acc"]
         if self.has_s:
@@ -648,7 +657,7 @@ class Kernel:
         }[self.shape]
         phases = (self.rng.randint(1, 99), self.rng.randint(1, 99))
         phases = (phases[0], apart(phases[0], phases[1]))
-        shuffle, s = self.rng.randint(1, 99), self.const()
+        shuffle, s = self.rng.randint(1, 99), self.scalar()
         checks = [("double", self.name, "")]
         if self.elem == "R":
             checks = [("double", f"{self.name}<double>", ""),
