@@ -240,8 +240,8 @@ public:
           DiagnosticsEngine::Error,
           "slope: cannot differentiate '%0': its definition is not visible "
           "in this translation unit (to differentiate across files, build "
-          "with -flto and link with -fuse-ld=lld "
-          "-Wl,--load-pass-plugin=<build>/lib/SlopePass.so)");
+          "with -flto, full LTO rather than -flto=thin, and link with "
+          "-fuse-ld=lld -Wl,--load-pass-plugin=<build>/lib/SlopePass.so)");
       Diags.Report(Call->getExprLoc(), ID) << Body->getQualifiedNameAsString();
       unsigned Note = Diags.getCustomDiagID(DiagnosticsEngine::Note,
                                             "'%0' is declared here");

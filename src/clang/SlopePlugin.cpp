@@ -111,6 +111,14 @@ struct UnsupportedEnzymeAttr : ParsedAttrInfo {
   }
 };
 
+/// -flto: the link sees every file. (-flto=thin does not: each module is
+/// optimized apart, importing only small callees, never a target Slope is
+/// asked to differentiate, so that is an error at the compile step.)
+bool fullLinkTimeOptimization(const CompilerInstance &CI) {
+  return CI.getCodeGenOpts().PrepareForLTO &&
+         !CI.getCodeGenOpts().PrepareForThinLTO;
+}
+
 class SlopeConsumer : public ASTConsumer {
 public:
   explicit SlopeConsumer(CompilerInstance &CI) : CI(CI) {
@@ -136,9 +144,7 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &Context) override {
-    checkApiCalls(Context, Facts,
-                  CI.getCodeGenOpts().PrepareForLTO ||
-                      CI.getCodeGenOpts().PrepareForThinLTO);
+    checkApiCalls(Context, Facts, fullLinkTimeOptimization(CI));
     collectCopyLayouts(Context, Copies);
   }
 
@@ -237,8 +243,7 @@ protected:
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [](llvm::PassBuilder &PB) { registerSlopePass(PB); });
     // -flto: targets defined in other files are differentiated at the link.
-    setDeferUndefinedTargets(CI.getCodeGenOpts().PrepareForLTO ||
-                             CI.getCodeGenOpts().PrepareForThinLTO);
+    setDeferUndefinedTargets(fullLinkTimeOptimization(CI));
     std::vector<std::string> Bitcode;
     for (const auto &File : CI.getCodeGenOpts().LinkBitcodeFiles)
       Bitcode.push_back(File.Filename);

@@ -2,7 +2,7 @@
 # Builds Main.cpp (with the plugin) and Library.cpp (without it) with
 # -flto at -O0 and -O2, links with lld loading SlopePass.so, and runs; a
 # self-contained -flto program links without the pass.
-# Without LTO, the compile step's error says how to build. Skipped (77)
+# Without LTO, or with ThinLTO, the compile step's error says how to build. Skipped (77)
 # where ld.lld is missing.
 # usage: run.sh <clang++> <SlopeClang.so> <SlopePass.so> <include> <work>
 set -eu
@@ -30,3 +30,10 @@ if "$cxx" -std=c++17 -O2 -fplugin="$plugin" -I"$include" \
 fi
 grep -q "definition is not visible in this translation unit (to differentiate across files, build with -flto" "$work/plain.log"
 echo "without -flto: the error says how to build"
+# ThinLTO optimizes each module apart: the same error, at the compile step.
+if "$cxx" -std=c++17 -O2 -flto=thin -fplugin="$plugin" -I"$include" \
+  -c "$here/Main.cpp" -o "$work/thin.o" 2>"$work/thin.log"; then
+  echo "compiled with -flto=thin: expected an error"; exit 1
+fi
+grep -q "build with -flto, full LTO rather than -flto=thin" "$work/thin.log"
+echo "with -flto=thin: the error asks for full LTO"
