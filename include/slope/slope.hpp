@@ -7,6 +7,7 @@
 
 #include <slope/custom.hpp>
 #include <slope/detail/calls.hpp>
+#include <slope/detail/record_results.hpp>
 #include <slope/results.hpp>
 #include <slope/wrappers.hpp>
 
@@ -59,32 +60,46 @@ inline constexpr bool plugin_loaded =
 /// std::tuple, or void); dup shadows accumulate adjoints.
 template <auto F, class... Args> SLOPE_HD auto grad(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
-  return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
-                                             false>(
-      std::forward<Args>(args)...);
+  if constexpr (detail::returns_record_v<F>)
+    return detail::record_reverse<F, false>(std::forward<Args>(args)...);
+  else
+    return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
+                                               false>(
+        std::forward<Args>(args)...);
 }
 
 /// Reverse mode with the primal result: `.value` and `.grad`.
 template <auto F, class... Args> SLOPE_HD auto value_and_grad(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
-  return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
-                                             true>(std::forward<Args>(args)...);
+  if constexpr (detail::returns_record_v<F>)
+    return detail::record_reverse<F, true>(std::forward<Args>(args)...);
+  else
+    return detail::CallOf<F>::template reverse<detail::function_pointer<F>(),
+                                               true>(
+        std::forward<Args>(args)...);
 }
 
 /// Forward mode: the tangent of F's result, given slope::dual arguments.
 template <auto F, class... Args> SLOPE_HD auto derivative(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
-  return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
-                                             false>(
-      std::forward<Args>(args)...);
+  if constexpr (detail::returns_record_v<F>)
+    return detail::record_forward<F, false>(std::forward<Args>(args)...);
+  else
+    return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
+                                               false>(
+        std::forward<Args>(args)...);
 }
 
 /// Forward mode with the primal result: `.value` and `.derivative`.
 template <auto F, class... Args>
 SLOPE_HD auto value_and_derivative(Args &&...args) {
   SLOPE_REQUIRE_PLUGIN_;
-  return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
-                                             true>(std::forward<Args>(args)...);
+  if constexpr (detail::returns_record_v<F>)
+    return detail::record_forward<F, true>(std::forward<Args>(args)...);
+  else
+    return detail::CallOf<F>::template forward<detail::function_pointer<F>(),
+                                               true>(
+        std::forward<Args>(args)...);
 }
 
 // A callable object -- a functor or a capturing lambda -- as the first

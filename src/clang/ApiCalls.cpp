@@ -158,6 +158,16 @@ bool reachesFloatingPoint(QualType T,
 }
 
 /// Whether \p T is one of the API's argument wrappers (slope::dup, ...).
+/// slope::Seed: the adjoint of a struct result, given before the
+/// arguments.
+bool isSlopeSeed(QualType T) {
+  const auto *Record = T.getCanonicalType()->getAsCXXRecordDecl();
+  const auto *NS =
+      Record ? dyn_cast<NamespaceDecl>(Record->getDeclContext()) : nullptr;
+  return NS && NS->getName() == "slope" && Record->getIdentifier() &&
+         Record->getName() == "Seed";
+}
+
 bool isSlopeWrapper(QualType T) {
   const auto *Record = T.getCanonicalType()->getAsCXXRecordDecl();
   if (!Record || !Record->getIdentifier())
@@ -312,10 +322,15 @@ private:
   void checkUnwrappedArguments(const CallExpr *Call, const FunctionDecl *Body,
                                bool CallableForm) {
     const auto *Method = dyn_cast<CXXMethodDecl>(Body);
+    // A struct result's seed comes first (after a callable object).
+    unsigned SeedAt = CallableForm ? 1 : 0;
+    unsigned Seeded =
+        Call->getNumArgs() > SeedAt &&
+        isSlopeSeed(Call->getArg(SeedAt)->IgnoreImpCasts()->getType());
     bool ObjectFirst = Method && Method->isInstance() &&
                        !(Method->getParent()->isLambda() && !CallableForm &&
-                         Call->getNumArgs() == Body->getNumParams());
-    unsigned Offset = ObjectFirst ? 1 : 0;
+                         Call->getNumArgs() - Seeded == Body->getNumParams());
+    unsigned Offset = (ObjectFirst ? 1 : 0) + Seeded;
     DiagnosticsEngine &Diags = Context.getDiagnostics();
     unsigned ID = Diags.getCustomDiagID(
         DiagnosticsEngine::Error,
@@ -353,7 +368,7 @@ private:
           << Arg->getSourceRange();
     };
     if (ObjectFirst && !CallableForm)
-      check(0, Context.getLValueReferenceType(
+      check(Seeded, Context.getLValueReferenceType(
                    Context.getRecordType(Method->getParent())));
     for (unsigned I = 0; I < Body->getNumParams(); ++I)
       check(I + Offset, Body->getParamDecl(I)->getType());

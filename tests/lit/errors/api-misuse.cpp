@@ -1,6 +1,6 @@
 // Misuses of the API are one clear error each, pointing at the call (no
 // cascade of follow-on errors): wrong argument count, an argument that
-// does not convert, a struct result.
+// does not convert, a struct result without the seed of its adjoint.
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNT %s 2>&1 | FileCheck %s --check-prefix=COUNT
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCONVERT %s 2>&1 | FileCheck %s --check-prefix=CONVERT
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DRESULT %s 2>&1 | FileCheck %s --check-prefix=RESULT
@@ -26,7 +26,7 @@ void use() {
   slope::grad<scale>(1.0, "three");
 #endif
 #ifdef RESULT
-  // RESULT: error: static assertion failed{{.*}}must return a floating-point scalar, void, or an integer or pointer
+  // RESULT: error: static assertion failed{{.*}}the differentiated function returns a struct: pass the adjoint of its result first, slope::grad<f>(slope::seed(r_bar), args...)
   // RESULT: api-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
   slope::grad<both>(1.0);
   // RESULT-NOT: error:
