@@ -141,6 +141,15 @@ double nestedVectors(const double *x, int n) {
   return s;
 }
 
+double appended(std::vector<double> &out, const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    out.push_back(std::sin(x[i]));
+  double s = 0;
+  for (double e : out)
+    s += e * e;
+  return s;
+}
+
 template <auto F> void checkAgainstDifferences(int n) {
   std::vector<double> x = check::wave(n, 0.9), dx(n, 0.0);
   std::vector<double> fd = check::arrayDifferences(
@@ -172,3 +181,20 @@ TEST(Stl, MixedRecordsCopied) {
   checkAgainstDifferences<mixedRecordsCopied>(5);
 }
 TEST(Stl, NestedVectors) { checkAgainstDifferences<nestedVectors>(4); }
+
+// A container passed in that gets a new buffer inside: its shadow cannot
+// take it over. The program stops with a message (not a corrupted heap).
+TEST(StlDeathTest, ArgumentThatGrowsStops) {
+  auto grow = [] {
+    std::vector<double> out = {0.5}, dout = {0.0};
+    double x[3] = {0.1, 0.2, 0.3}, dx[3] = {};
+    slope::grad<appended>(slope::dup(out, dout), slope::dup(x, dx), 3);
+  };
+  EXPECT_DEATH(grow(), "is stored into memory passed in");
+  auto tangent = [] {
+    std::vector<double> out = {0.5}, dout = {0.0};
+    double x[3] = {0.1, 0.2, 0.3}, tx[3] = {1, 0, 0};
+    slope::derivative<appended>(slope::dup(out, dout), slope::dup(x, tx), 3);
+  };
+  EXPECT_DEATH(tangent(), "is stored into memory passed in");
+}

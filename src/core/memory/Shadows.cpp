@@ -5,9 +5,11 @@
 #include "DiffError.h"
 #include "HeapShadows.h"
 #include "SharedMemory.h"
+#include "Target.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -185,6 +187,63 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
                     : ConstantPointerNull::get(cast<PointerType>(V->getType()));
   IRBuilder<> B(Store.getParent(), std::next(Store.getIterator()));
   B.CreateAlignedStore(Twin, get(Store.getPointerOperand()), Store.getAlign());
+  // A heap shadow made here, stored where the caller sees it (a container
+  // passed in that grows): the caller's shadow container would own memory
+  // of Slope's allocator and lifetime, and free it wrongly. Stop there
+  // with a message rather than corrupt the heap.
+  SmallPtrSet<Value *, 8> Visiting;
+  if (Activity.isShadowed(V) && hasHeapShadow(V, Visiting) &&
+      !isa<ConstantPointerNull>(V) &&
+      isCallerMemory(Store.getPointerOperand(), 0) &&
+      targetFacts(*F.getParent()).ReportsAtRunTime) {
+    IRBuilder<> Before(&Store);
+    Before.CreateCall(
+        escapeReport(*F.getParent()),
+        Before.CreateGlobalStringPtr(
+            "slope: " + llvm::demangle(F.getName().split(".slope").first) +
+                ": memory allocated in the differentiated function "
+                "is stored into memory passed in (a container "
+                "argument that grows); Slope cannot give it to "
+                "the caller's shadow. Size the container before "
+                "the call and write its elements instead.",
+            "slope.escape.message"));
+  }
+}
+
+bool ShadowMap::isCallerMemory(const Value *Pointer, unsigned Depth) const {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Pointer, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  return any_of(Objects, [&](const Value *Object) {
+    if (isa<Argument>(Object) || isa<GlobalValue>(Object))
+      return true;
+    // A pointer read from memory: the caller's if that memory is.
+    if (const auto *Load = dyn_cast<LoadInst>(Object))
+      return Depth > 4 || isCallerMemory(Load->getPointerOperand(), Depth + 1);
+    return false;
+  });
+}
+
+Function *ShadowMap::escapeReport(Module &M) {
+  const char *Name = "slope.escape.report";
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  auto *Report =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
+                       GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Report));
+  FunctionCallee Print = M.getOrInsertFunction(
+      "dprintf", FunctionType::get(B.getInt32Ty(), {B.getInt32Ty(), Ptr},
+                                   /*isVarArg=*/true));
+  B.CreateCall(Print, {B.getInt32(2), B.CreateGlobalStringPtr("%s\n"),
+                       Report->getArg(0)});
+  B.CreateCall(
+      M.getOrInsertFunction("abort", FunctionType::get(B.getVoidTy(), false)));
+  B.CreateUnreachable();
+  Report->addFnAttr(Attribute::Cold);
+  Report->addFnAttr(Attribute::NoReturn);
+  return Report;
 }
 
 void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
