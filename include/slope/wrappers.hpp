@@ -157,6 +157,18 @@ dup(const T *primal, Lanes<T *, N> shadows, std::size_t extent = 0) {
   return result;
 }
 
+/// Objects (containers, structs) have no vector mode yet: one message
+/// instead of "no matching function".
+template <class T, class S, std::size_t N,
+          class = std::enable_if_t<!std::is_pointer_v<std::decay_t<T>>>>
+SLOPE_HD constexpr auto dup(T &&, Lanes<S, N>) {
+  static_assert(std::is_pointer_v<std::decay_t<T>>,
+                "slope: vector mode (slope::lanes) takes pointers, not "
+                "objects or containers yet: pass slope::dup(v.data(), "
+                "slope::lanes(d0.data(), d1.data()))");
+  return DupLanes<double, N>{};
+}
+
 template <class T, class U, std::size_t N>
 SLOPE_HD constexpr DualLanes<T, N> dual(T value, Lanes<U, N> tangents) {
   DualLanes<T, N> result{value, {}};

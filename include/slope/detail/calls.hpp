@@ -3,6 +3,7 @@
 #ifndef SLOPE_DETAIL_CALLS_HPP
 #define SLOPE_DETAIL_CALLS_HPP
 
+#include <array>
 #include <tuple>
 
 #include <slope/detail/adapter.hpp>
@@ -233,6 +234,11 @@ private:
     if constexpr (Width > 1 && !anyLowered) {
       return forwardLanes<F, WithValue, Width>(
           std::make_index_sequence<Width>{}, std::forward<A>(args)...);
+    } else if constexpr (Width > 1) {
+      // Lanes with reference or class-type parameters: the check above has
+      // said so; give the lanes' type, not a cascade of errors.
+      if constexpr (!std::is_void_v<R>)
+        return std::array<R, Width>{};
     } else if constexpr (Checked && Width == 1) {
       std::tuple<typename Param<Mode::Forward, Q, P, A>::HeldType...> held{
           typename Param<Mode::Forward, Q, P, A>::HeldType(args)...};

@@ -1,10 +1,18 @@
 // Vector mode (slope::lanes) misused is one clear error at the call: a dup
 // without lanes beside one with lanes, lanes of different counts, and a
-// dual without lanes in vector forward mode.
+// dual without lanes in vector forward mode; lanes of a container, and
+// lanes with a reference parameter (not supported yet).
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DMIXED %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNTS %s 2>&1 | FileCheck %s --check-prefix=COUNTS
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DFORWARD %s 2>&1 | FileCheck %s --check-prefix=FORWARD
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCONTAINER %s 2>&1 | FileCheck %s --check-prefix=CONTAINER
+// RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DREFERENCE %s 2>&1 | FileCheck %s --check-prefix=REFERENCE
 #include <slope/slope.hpp>
+
+#include <vector>
+
+double norm2(const std::vector<double> &v) { return v[0] * v[0]; }
+double scaled(const double &k, const double *x) { return k * x[0] * x[1]; }
 
 void axpy(const double *x, double a, double *y) {
   y[0] += a * x[0];
@@ -37,5 +45,19 @@ void use(double *x, double *y, double *dx0, double *dx1, double *dx2,
                           slope::dup(y, slope::lanes(dy0, dy1)));
   // FORWARD-NOT: error:
   // FORWARD: 1 error generated
+#endif
+#ifdef CONTAINER
+  // CONTAINER: error: static assertion failed{{.*}}vector mode (slope::lanes) takes pointers, not objects or containers yet
+  // CONTAINER: lanes-misuse.cpp:[[# @LINE + 2]]:{{[0-9]+}}: note: in instantiation
+  std::vector<double> v(2), d0(2), d1(2);
+  slope::derivative<norm2>(slope::dup(v, slope::lanes(d0, d1)));
+#endif
+#ifdef REFERENCE
+  // REFERENCE: error: static assertion failed{{.*}}vector mode (slope::lanes) does not take reference or class-type parameters yet
+  // REFERENCE: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
+  auto u = slope::derivative<scaled>(1.5, slope::dup(x, slope::lanes(dx0, dx1)));
+  (void)u[1];
+  // REFERENCE-NOT: error:
+  // REFERENCE: 1 error generated
 #endif
 }
