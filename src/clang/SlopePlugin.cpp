@@ -207,22 +207,14 @@ private:
     return llvm::Type::getFloatingPointTy(Ctx, *It->second[Arg]);
   }
 
-  /// The element layout of the copy at \p Line:\p Column in \p Function;
-  /// by line alone when the columns do not match but the line's copies
-  /// all agree.
+  /// The element layout of the copy at \p Line:\p Column in \p Function
+  /// (exactly there: another copy on the line may move another type).
   std::optional<SourceRecordLayout>
   copyLayout(llvm::StringRef Function, unsigned Line, unsigned Column) const {
-    auto Exact = Copies.find({Function.str(), Line, Column});
-    if (Exact != Copies.end())
-      return Exact->second.Size ? std::optional(Exact->second) : std::nullopt;
-    auto First = Copies.lower_bound({Function.str(), Line, 0});
-    auto Last = Copies.upper_bound({Function.str(), Line, ~0u});
-    if (First == Last || !First->second.Size)
+    auto It = Copies.find({Function.str(), Line, Column});
+    if (It == Copies.end() || !It->second.Size)
       return std::nullopt;
-    for (auto It = First; It != Last; ++It)
-      if (!(It->second == First->second))
-        return std::nullopt;
-    return First->second;
+    return It->second;
   }
 
   CompilerInstance &CI;
