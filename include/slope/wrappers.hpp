@@ -157,15 +157,38 @@ dup(const T *primal, Lanes<T *, N> shadows, std::size_t extent = 0) {
   return result;
 }
 
-/// Objects (containers, structs) have no vector mode yet: one message
-/// instead of "no matching function".
+/// An object (a struct, a container) with one shadow object per lane,
+/// given by address: `slope::dup(v, slope::lanes(&dv0, &dv1))`.
+/// Containers must have equal sizes (checked when the program runs).
+template <class T, std::size_t N,
+          class = std::enable_if_t<detail::is_dup_object_v<T>>>
+SLOPE_HD DupLanes<T, N> dup(T &primal, Lanes<T *, N> shadows) {
+  DupLanes<T, N> result{&primal, {}, 1};
+  for (std::size_t i = 0; i < N; ++i) {
+    detail::check_shadow_size(primal, *shadows.value[i]);
+    result.shadow[i] = shadows.value[i];
+  }
+  return result;
+}
+template <class T, std::size_t N,
+          class = std::enable_if_t<detail::is_dup_object_v<T>>>
+SLOPE_HD DupLanes<const T, N> dup(const T &primal, Lanes<T *, N> shadows) {
+  DupLanes<const T, N> result{&primal, {}, 1};
+  for (std::size_t i = 0; i < N; ++i) {
+    detail::check_shadow_size(primal, *shadows.value[i]);
+    result.shadow[i] = shadows.value[i];
+  }
+  return result;
+}
+
+/// Lanes of shadow objects by value would be copies: one message.
 template <class T, class S, std::size_t N,
-          class = std::enable_if_t<!std::is_pointer_v<std::decay_t<T>>>>
+          class = std::enable_if_t<!std::is_pointer_v<std::decay_t<T>> &&
+                                   !std::is_pointer_v<S>>>
 SLOPE_HD constexpr auto dup(T &&, Lanes<S, N>) {
-  static_assert(std::is_pointer_v<std::decay_t<T>>,
-                "slope: vector mode (slope::lanes) takes pointers, not "
-                "objects or containers yet: pass slope::dup(v.data(), "
-                "slope::lanes(d0.data(), d1.data()))");
+  static_assert(std::is_pointer_v<S>,
+                "slope: the shadows of an object in vector mode are given by "
+                "address: slope::dup(v, slope::lanes(&dv0, &dv1))");
   return DupLanes<double, N>{};
 }
 

@@ -377,6 +377,66 @@ TEST(VectorMode, RecursiveScalarResultInEveryLane) {
   }
 }
 
+// Objects in vector mode: a container by const reference and a struct by
+// value, each with one shadow object per lane given by address.
+struct Gains {
+  double a, b;
+};
+double weighted(const std::vector<double> &v, Gains g) {
+  double s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += std::sin(g.a * v[i]) + g.b * v[i] * v[i];
+  return s;
+}
+
+TEST(VectorMode, ObjectsTakeOneShadowPerLane) {
+  std::vector<double> v = {0.4, -1.2, 0.9};
+  Gains g{0.7, 0.3};
+  // Forward: lane 0 moves v along t0 and g.a; lane 1 moves v[2] and g.b.
+  std::vector<double> t0 = {1, 0.5, 0}, t1 = {0, 0, 1};
+  Gains tg0{1, 0}, tg1{0, 1};
+  auto t = slope::derivative<weighted>(slope::dup(v, slope::lanes(&t0, &t1)),
+                                       slope::dup(g, slope::lanes(&tg0, &tg1)));
+  auto along = [&](const std::vector<double> &dv, Gains dg, double h) {
+    std::vector<double> w = v;
+    for (std::size_t i = 0; i < w.size(); ++i)
+      w[i] += h * dv[i];
+    return weighted(w, Gains{g.a + h * dg.a, g.b + h * dg.b});
+  };
+  EXPECT_TRUE(check::near(t[0],
+                          check::centralDifference<0>(
+                              [&](double h) { return along(t0, tg0, h); }, 0.0),
+                          1e-7));
+  EXPECT_TRUE(check::near(t[1],
+                          check::centralDifference<0>(
+                              [&](double h) { return along(t1, tg1, h); }, 0.0),
+                          1e-7));
+  // Reverse: every lane's result is seeded with 1, so each lane is the
+  // whole gradient, accumulated into its own shadows.
+  std::vector<double> g0(3, 0.0), g1(3, 1.0);
+  Gains dg0{0, 0}, dg1{0, 0};
+  slope::grad<weighted>(slope::dup(v, slope::lanes(&g0, &g1)),
+                        slope::dup(g, slope::lanes(&dg0, &dg1)));
+  for (int i = 0; i < 3; ++i) {
+    double fd = check::centralDifference<0>(
+        [&](double e) {
+          std::vector<double> w = v;
+          w[i] = e;
+          return weighted(w, g);
+        },
+        v[i]);
+    EXPECT_TRUE(check::near(g0[i], fd, 1e-7)) << "lane 0, v[" << i << "]";
+    EXPECT_TRUE(check::near(g1[i] - 1.0, fd, 1e-7)) << "lane 1, v[" << i << "]";
+  }
+  double fa = check::centralDifference<0>(
+      [&](double a) {
+        return weighted(v, Gains{a, g.b});
+      },
+      g.a);
+  EXPECT_TRUE(check::near(dg0.a, fa, 1e-7));
+  EXPECT_TRUE(check::near(dg1.a, fa, 1e-7));
+}
+
 } // namespace
 
 SLOPE_CUSTOM_DERIVATIVE(amplified, amplifiedForward, amplifiedPullback);

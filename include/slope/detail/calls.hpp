@@ -163,6 +163,10 @@ private:
   }
 
   static constexpr bool anyLowered = (needs_lowering_v<P> || ...);
+  /// Vector mode takes lowered parameters only as objects with lanes.
+  template <class... A>
+  static constexpr bool lanesTake = ((!needs_lowering_v<P> ||
+                                      lane_object_v<P, std::decay_t<A>>)&&...);
 
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto reverseImpl(std::index_sequence<I...> params,
@@ -170,7 +174,7 @@ private:
     constexpr std::size_t Width = width_of<A...>();
     constexpr bool Checked =
         (Param<Mode::Reverse, Q, P, A>::template check<Width, I>() && ...);
-    if constexpr (Width > 1 && !anyLowered) {
+    if constexpr (Width > 1 && lanesTake<A...>) {
       return reverseLanes<F, WithValue, Width>(
           params, std::make_index_sequence<Width>{}, std::forward<A>(args)...);
     } else if constexpr (Checked && Width == 1) {
@@ -231,7 +235,7 @@ private:
     constexpr std::size_t Width = width_of<A...>();
     constexpr bool Checked =
         (Param<Mode::Forward, Q, P, A>::template check<Width, I>() && ...);
-    if constexpr (Width > 1 && !anyLowered) {
+    if constexpr (Width > 1 && lanesTake<A...>) {
       return forwardLanes<F, WithValue, Width>(
           std::make_index_sequence<Width>{}, std::forward<A>(args)...);
     } else if constexpr (Width > 1) {

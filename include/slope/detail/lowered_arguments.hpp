@@ -46,6 +46,8 @@ template <Mode M, class P, class A> constexpr char lowered_kind() {
   using T = Referent<P>;
   if constexpr (IsDup<D>::value)
     return std::is_same_v<typename Wrapped<D>::type, T> ? 'D' : 'V';
+  else if constexpr (IsDupLanes<D>::value)
+    return 'D'; // the object's own type (checked), one shadow per lane
   else if constexpr (IsConstant<D>::value)
     return std::is_pointer_v<decltype(D::value)> ? 'C' : 'K';
   else if constexpr (IsDual<D>::value)
@@ -71,17 +73,32 @@ constexpr char marker_kind(char Kind) {
   }
 }
 
+/// dup(obj, lanes(&d0, ...)) of a lowered parameter's own type: vector
+/// mode passes it as the pointer the adapter takes.
+template <class P, class D> struct LaneObject : std::false_type {};
+template <class P, class T, std::size_t N>
+struct LaneObject<P, DupLanes<T, N>>
+    : std::bool_constant<std::is_same_v<std::remove_cv_t<T>, Referent<P>> &&
+                         !(is_writable_reference_v<P> && std::is_const_v<T>)> {
+};
+template <class P, class D>
+inline constexpr bool lane_object_v = LaneObject<P, D>::value;
+
 template <Mode M, std::size_t Width, class P, class A>
 constexpr void check_lowered_argument() {
   using D = std::decay_t<A>;
   using T = Referent<P>;
   constexpr char Kind = lowered_kind<M, P, A>();
-  static_assert(Width == 1 || IsDupLanes<D>::value || IsDualLanes<D>::value,
-                "slope: vector mode (slope::lanes) does not take reference "
-                "or class-type parameters yet; pass pointers");
-  static_assert(!IsDupLanes<D>::value && !IsDualLanes<D>::value,
-                "slope: vector mode (slope::lanes) does not take reference "
-                "or class-type parameters yet; pass pointers");
+  static_assert(Width == 1 || lane_object_v<P, D>,
+                "slope: vector mode (slope::lanes) takes a reference or "
+                "class-type parameter only as slope::dup(obj, "
+                "slope::lanes(&dobj0, &dobj1, ...)) of its own type; pass "
+                "other arguments as pointers");
+  static_assert(Width > 1 || (!IsDupLanes<D>::value && !IsDualLanes<D>::value),
+                "slope: vector mode (slope::lanes) takes a reference or "
+                "class-type parameter only as slope::dup(obj, "
+                "slope::lanes(&dobj0, &dobj1, ...)) of its own type; pass "
+                "other arguments as pointers");
   if constexpr (Kind == 'T') {
     static_assert(M == Mode::Forward,
                   "slope: slope::dual(x, dx) is for forward mode "

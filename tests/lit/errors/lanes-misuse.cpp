@@ -1,7 +1,8 @@
 // Vector mode (slope::lanes) misused is one clear error at the call: a dup
 // without lanes beside one with lanes, lanes of different counts, and a
-// dual without lanes in vector forward mode; lanes of a container, and
-// lanes with a reference parameter (not supported yet).
+// dual without lanes in vector forward mode; a container's lane shadows
+// given by value (copies), and a scalar bound to a reference in vector
+// mode (objects take slope::dup(obj, slope::lanes(&d0, &d1)) only).
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DMIXED %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNTS %s 2>&1 | FileCheck %s --check-prefix=COUNTS
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DFORWARD %s 2>&1 | FileCheck %s --check-prefix=FORWARD
@@ -47,13 +48,13 @@ void use(double *x, double *y, double *dx0, double *dx1, double *dx2,
   // FORWARD: 1 error generated
 #endif
 #ifdef CONTAINER
-  // CONTAINER: error: static assertion failed{{.*}}vector mode (slope::lanes) takes pointers, not objects or containers yet
+  // CONTAINER: error: static assertion failed{{.*}}the shadows of an object in vector mode are given by address: slope::dup(v, slope::lanes(&dv0, &dv1))
   // CONTAINER: lanes-misuse.cpp:[[# @LINE + 2]]:{{[0-9]+}}: note: in instantiation
   std::vector<double> v(2), d0(2), d1(2);
   slope::derivative<norm2>(slope::dup(v, slope::lanes(d0, d1)));
 #endif
 #ifdef REFERENCE
-  // REFERENCE: error: static assertion failed{{.*}}vector mode (slope::lanes) does not take reference or class-type parameters yet
+  // REFERENCE: error: static assertion failed{{.*}}vector mode (slope::lanes) takes a reference or class-type parameter only as slope::dup(obj, slope::lanes(&dobj0, &dobj1, ...))
   // REFERENCE: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
   auto u = slope::derivative<scaled>(1.5, slope::dup(x, slope::lanes(dx0, dx1)));
   (void)u[1];
