@@ -437,6 +437,36 @@ TEST(VectorMode, ObjectsTakeOneShadowPerLane) {
   EXPECT_TRUE(check::near(dg1.a, fa, 1e-7));
 }
 
+// Scalars bound to const references and constant objects in vector mode:
+// reverse lanes return the scalar's adjoint per lane; forward lanes take
+// slope::dual(k, slope::lanes(...)) for it.
+struct Config {
+  double c;
+};
+double bilinear(const double &k, const double *x, const Config &cfg) {
+  return k * x[0] * x[1] + std::sin(k) * cfg.c;
+}
+
+TEST(VectorMode, ScalarReferencesAndConstantObjects) {
+  double x[2] = {0.5, 2.0}, a0[2] = {0, 0}, a1[2] = {1, 1};
+  Config cfg{3.0};
+  double k = 1.5;
+  std::array<double, 2> dk = slope::grad<bilinear>(
+      k, slope::dup(x, slope::lanes(a0, a1)), slope::constant(&cfg));
+  double fk = check::centralDifference<0>(
+      [&](double e) { return bilinear(e, x, cfg); }, k);
+  EXPECT_TRUE(check::near(dk[0], fk, 1e-7));
+  EXPECT_TRUE(check::near(dk[1], fk, 1e-7));
+  EXPECT_TRUE(check::near(a0[0], k * x[1], 1e-12));
+  EXPECT_TRUE(check::near(a1[1] - 1.0, k * x[0], 1e-12));
+  double t0[2] = {1, 0}, t1[2] = {0, 0};
+  auto t = slope::derivative<bilinear>(slope::dual(k, slope::lanes(0.0, 1.0)),
+                                       slope::dup(x, slope::lanes(t0, t1)),
+                                       slope::constant(&cfg));
+  EXPECT_TRUE(check::near(t[0], k * x[1], 1e-12));
+  EXPECT_TRUE(check::near(t[1], fk, 1e-7));
+}
+
 } // namespace
 
 SLOPE_CUSTOM_DERIVATIVE(amplified, amplifiedForward, amplifiedPullback);

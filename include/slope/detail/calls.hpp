@@ -47,6 +47,27 @@ template <Mode M, class Q, class P, class A> struct Param {
     else
       return marker_operand<Q>(primal_of<Q>(std::forward<A>(arg)));
   }
+  /// Vector mode: an active scalar's adjoint in each lane.
+  template <std::size_t Width>
+  using LaneSlot = std::conditional_t<
+      kind == 'A', std::array<Q, Width>,
+      std::conditional_t<kind == 'R', std::array<Referent<P>, Width>, char>>;
+  /// Vector reverse mode: lane \p Lane's shadow operand.
+  template <std::size_t Lane, class S>
+  SLOPE_HD static auto laneShadow(A &arg, S &slot) {
+    return marker_operand(lane_shadow_of < kind == 'R' ? 'A' : kind,
+                          Lane > (arg, slot));
+  }
+  /// Vector forward mode: lane \p Lane's tangent or shadow operand.
+  template <std::size_t Lane>
+  SLOPE_HD static auto forwardLaneShadow(HeldType &held, A &arg) {
+    if constexpr (lowered && kind == 'T')
+      return marker_operand(&held.tangent[Lane]);
+    else if constexpr (lowered && kind != 'D')
+      return marker_operand(nullptr);
+    else
+      return marker_operand(forward_lane_shadow_of<kind, Lane, Q>(arg));
+  }
   SLOPE_HD static auto reverseShadow(HeldType &held, A &arg, Slot &slot) {
     if constexpr (lowered)
       return marker_operand(lowered_shadow<kind>(held, arg, slot));
@@ -130,12 +151,12 @@ private:
   }
 
   /// Lane \p Lane's shadow operands, one per parameter.
-  template <std::size_t Lane, class Slots, std::size_t... I, class... A>
+  template <std::size_t Lane, class... A, class Slots, std::size_t... I>
   SLOPE_HD static auto laneOperands(Slots &slots, std::index_sequence<I...>,
                                     A &...args) {
     return std::make_tuple(
-        marker_operand(lane_shadow_of<kind_of<Mode::Reverse, Q, A>(), Lane>(
-            args, std::get<I>(slots)))...);
+        Param<Mode::Reverse, Q, P, A>::template laneShadow<Lane>(
+            args, std::get<I>(slots))...);
   }
 
   /// Vector reverse mode: one primal sweep, one reverse sweep per lane.
@@ -143,19 +164,24 @@ private:
             std::size_t... L, class... A>
   SLOPE_HD static auto reverseLanes(std::index_sequence<I...> params,
                                     std::index_sequence<L...>, A &&...args) {
-    using Kinds = ActivePositions<kind_of<Mode::Reverse, Q, A>()...>;
-    std::tuple<LaneAdjointSlot<kind_of<Mode::Reverse, Q, A>(), Q, Width>...>
+    using Kinds = ActivePositions<Param<Mode::Reverse, Q, P, A>::kind...>;
+    std::tuple<
+        typename Param<Mode::Reverse, Q, P, A>::template LaneSlot<Width>...>
         slots{};
+    std::tuple<typename Param<Mode::Reverse, Q, P, A>::HeldType...> held{
+        typename Param<Mode::Reverse, Q, P, A>::HeldType(args)...};
     ResultSlot<R> result;
-    auto operands = std::tuple_cat(std::make_tuple(marker_operand<Q>(
-                                       primal_of<Q>(std::forward<A>(args)))...),
-                                   laneOperands<L>(slots, params, args...)...,
-                                   std::make_tuple(extent_bytes_of(args)...));
+    auto operands =
+        std::tuple_cat(std::make_tuple(Param<Mode::Reverse, Q, P, A>::primal(
+                           std::get<I>(held), args)...),
+                       laneOperands<L, A...>(slots, params, args...)...,
+                       std::make_tuple(extent_bytes_of(args)...));
     std::apply(
         [&](auto... operand) {
           reverse_marker(
               reinterpret_cast<const void *>(F),
-              LaneDescriptor<Width, kind_of<Mode::Reverse, Q, A>()...>::value,
+              LaneDescriptor<Width,
+                             Param<Mode::Reverse, Q, P, A>::marker...>::value,
               result.address(), operand...);
         },
         operands);
@@ -163,10 +189,11 @@ private:
   }
 
   static constexpr bool anyLowered = (needs_lowering_v<P> || ...);
-  /// Vector mode takes lowered parameters only as objects with lanes.
+  /// Vector mode takes lowered parameters in every form but a dup
+  /// without lanes (reported).
   template <class... A>
-  static constexpr bool lanesTake = ((!needs_lowering_v<P> ||
-                                      lane_object_v<P, std::decay_t<A>>)&&...);
+  static constexpr bool lanesTake =
+      ((!needs_lowering_v<P> || !IsDup<std::decay_t<A>>::value) && ...);
 
   template <auto F, bool WithValue, std::size_t... I, class... A>
   SLOPE_HD static auto reverseImpl(std::index_sequence<I...> params,
@@ -196,29 +223,35 @@ private:
   }
 
   /// Lane \p Lane's tangent and shadow operands, one per parameter.
-  template <std::size_t Lane, class... A>
-  SLOPE_HD static auto forwardLaneOperands(A &...args) {
-    return std::make_tuple(marker_operand(
-        forward_lane_shadow_of<kind_of<Mode::Forward, Q, A>(), Lane, Q>(
-            args))...);
+  template <std::size_t Lane, class... A, class Held, std::size_t... I>
+  SLOPE_HD static auto
+  forwardLaneOperands(Held &held, std::index_sequence<I...>, A &...args) {
+    return std::make_tuple(
+        Param<Mode::Forward, Q, P, A>::template forwardLaneShadow<Lane>(
+            std::get<I>(held), args)...);
   }
 
   /// Vector forward mode: one primal, one tangent per lane.
-  template <auto F, bool WithValue, std::size_t Width, std::size_t... L,
-            class... A>
-  SLOPE_HD static auto forwardLanes(std::index_sequence<L...>, A &&...args) {
+  template <auto F, bool WithValue, std::size_t Width, std::size_t... I,
+            std::size_t... L, class... A>
+  SLOPE_HD static auto forwardLanes(std::index_sequence<I...> params,
+                                    std::index_sequence<L...>, A &&...args) {
     ResultSlot<R> result;
     using Tangents =
         std::conditional_t<std::is_void_v<R>, void, std::array<R, Width>>;
     ResultSlot<Tangents> tangents;
-    auto operands = std::tuple_cat(std::make_tuple(marker_operand<Q>(
-                                       primal_of<Q>(std::forward<A>(args)))...),
-                                   forwardLaneOperands<L>(args...)...);
+    std::tuple<typename Param<Mode::Forward, Q, P, A>::HeldType...> held{
+        typename Param<Mode::Forward, Q, P, A>::HeldType(args)...};
+    auto operands =
+        std::tuple_cat(std::make_tuple(Param<Mode::Forward, Q, P, A>::primal(
+                           std::get<I>(held), args)...),
+                       forwardLaneOperands<L, A...>(held, params, args...)...);
     std::apply(
         [&](auto... operand) {
           forward_marker(
               reinterpret_cast<const void *>(F),
-              LaneDescriptor<Width, kind_of<Mode::Forward, Q, A>()...>::value,
+              LaneDescriptor<Width,
+                             Param<Mode::Forward, Q, P, A>::marker...>::value,
               result.address(), tangents.address(), operand...);
         },
         operands);
@@ -237,7 +270,8 @@ private:
         (Param<Mode::Forward, Q, P, A>::template check<Width, I>() && ...);
     if constexpr (Width > 1 && lanesTake<A...>) {
       return forwardLanes<F, WithValue, Width>(
-          std::make_index_sequence<Width>{}, std::forward<A>(args)...);
+          std::index_sequence_for<P...>{}, std::make_index_sequence<Width>{},
+          std::forward<A>(args)...);
     } else if constexpr (Width > 1) {
       // Lanes with reference or class-type parameters: the check above has
       // said so; give the lanes' type, not a cascade of errors.

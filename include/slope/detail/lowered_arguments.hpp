@@ -48,6 +48,8 @@ template <Mode M, class P, class A> constexpr char lowered_kind() {
     return std::is_same_v<typename Wrapped<D>::type, T> ? 'D' : 'V';
   else if constexpr (IsDupLanes<D>::value)
     return 'D'; // the object's own type (checked), one shadow per lane
+  else if constexpr (IsDualLanes<D>::value)
+    return 'T';
   else if constexpr (IsConstant<D>::value)
     return std::is_pointer_v<decltype(D::value)> ? 'C' : 'K';
   else if constexpr (IsDual<D>::value)
@@ -89,16 +91,15 @@ constexpr void check_lowered_argument() {
   using D = std::decay_t<A>;
   using T = Referent<P>;
   constexpr char Kind = lowered_kind<M, P, A>();
-  static_assert(Width == 1 || lane_object_v<P, D>,
-                "slope: vector mode (slope::lanes) takes a reference or "
-                "class-type parameter only as slope::dup(obj, "
-                "slope::lanes(&dobj0, &dobj1, ...)) of its own type; pass "
-                "other arguments as pointers");
-  static_assert(Width > 1 || (!IsDupLanes<D>::value && !IsDualLanes<D>::value),
-                "slope: vector mode (slope::lanes) takes a reference or "
-                "class-type parameter only as slope::dup(obj, "
-                "slope::lanes(&dobj0, &dobj1, ...)) of its own type; pass "
-                "other arguments as pointers");
+  static_assert(!IsDup<D>::value || Width == 1,
+                "slope: in vector mode every dup argument takes one shadow "
+                "per lane: slope::dup(obj, slope::lanes(&dobj0, &dobj1, ...))");
+  static_assert(!IsDupLanes<D>::value || lane_object_v<P, D>,
+                "slope: slope::dup(obj, slope::lanes(...)) must bind to a "
+                "parameter of the object's own type");
+  static_assert(!IsDualLanes<D>::value || Width == lanes_of<D>,
+                "slope: every slope::lanes(...) of one call must have the "
+                "same number of shadows");
   if constexpr (Kind == 'T') {
     static_assert(M == Mode::Forward,
                   "slope: slope::dual(x, dx) is for forward mode "
@@ -144,6 +145,15 @@ template <class T, class D> struct Held<'T', T, D> {
   T value, tangent;
   SLOPE_HD explicit Held(const D &a)
       : value(static_cast<T>(a.value)), tangent(static_cast<T>(a.tangent)) {}
+};
+template <class T, class U, std::size_t N>
+struct Held<'T', T, DualLanes<U, N>> {
+  T value, tangent[N];
+  SLOPE_HD explicit Held(const DualLanes<U, N> &a)
+      : value(static_cast<T>(a.value)) {
+    for (std::size_t i = 0; i < N; ++i)
+      tangent[i] = static_cast<T>(a.tangent[i]);
+  }
 };
 template <class T, class D> struct Held<'V', T, D> {
   T primal, shadow;

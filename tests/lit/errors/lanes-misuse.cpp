@@ -1,8 +1,8 @@
 // Vector mode (slope::lanes) misused is one clear error at the call: a dup
 // without lanes beside one with lanes, lanes of different counts, and a
 // dual without lanes in vector forward mode; a container's lane shadows
-// given by value (copies), and a scalar bound to a reference in vector
-// mode (objects take slope::dup(obj, slope::lanes(&d0, &d1)) only).
+// given by value (copies), and an object's dup without lanes beside one
+// with lanes.
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DMIXED %s 2>&1 | FileCheck %s --check-prefix=MIXED
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DCOUNTS %s 2>&1 | FileCheck %s --check-prefix=COUNTS
 // RUN: not %clangxx -std=c++17 -fsyntax-only -fplugin=%slope_plugin -I%include -DFORWARD %s 2>&1 | FileCheck %s --check-prefix=FORWARD
@@ -13,7 +13,9 @@
 #include <vector>
 
 double norm2(const std::vector<double> &v) { return v[0] * v[0]; }
-double scaled(const double &k, const double *x) { return k * x[0] * x[1]; }
+double scaled(const std::vector<double> &k, const double *x) {
+  return k[0] * x[0] * x[1];
+}
 
 void axpy(const double *x, double a, double *y) {
   y[0] += a * x[0];
@@ -54,10 +56,10 @@ void use(double *x, double *y, double *dx0, double *dx1, double *dx2,
   slope::derivative<norm2>(slope::dup(v, slope::lanes(d0, d1)));
 #endif
 #ifdef REFERENCE
-  // REFERENCE: error: static assertion failed{{.*}}vector mode (slope::lanes) takes a reference or class-type parameter only as slope::dup(obj, slope::lanes(&dobj0, &dobj1, ...))
-  // REFERENCE: lanes-misuse.cpp:[[# @LINE + 1]]:{{[0-9]+}}: note: in instantiation
-  auto u = slope::derivative<scaled>(1.5, slope::dup(x, slope::lanes(dx0, dx1)));
-  (void)u[1];
+  // REFERENCE: error: static assertion failed{{.*}}in vector mode every dup argument takes one shadow per lane: slope::dup(obj, slope::lanes(&dobj0, &dobj1, ...))
+  // REFERENCE: lanes-misuse.cpp:[[# @LINE + 2]]:{{[0-9]+}}: note: in instantiation
+  std::vector<double> k(1), dk(1);
+  slope::grad<scaled>(slope::dup(k, dk), slope::dup(x, slope::lanes(dx0, dx1)));
   // REFERENCE-NOT: error:
   // REFERENCE: 1 error generated
 #endif
