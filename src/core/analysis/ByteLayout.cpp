@@ -527,6 +527,13 @@ std::optional<ByteLayout> markedRecordLayout(const Instruction &Copy) {
   if (!Floats || !Pointers || !Stride || !*Stride ||
       Floats->getNumOperands() % 2)
     return std::nullopt;
+  // A copy the optimizer cut down (dead store elimination shortens a
+  // memcpy in place, metadata and all) may no longer start at an element:
+  // a constant length must still be whole elements.
+  if (const auto *Transfer = dyn_cast<MemTransferInst>(&Copy))
+    if (const auto *Length = dyn_cast<ConstantInt>(Transfer->getLength());
+        Length && Length->getZExtValue() % *Stride)
+      return std::nullopt;
   ByteLayout Layout;
   Layout.Stride = *Stride;
   for (unsigned I = 0; I < Floats->getNumOperands(); I += 2) {
