@@ -16,6 +16,7 @@ stay away from zero, logarithms and roots see positive arguments.
 """
 
 import math
+import re
 import random
 import sys
 
@@ -123,13 +124,19 @@ class Kernel:
     def const(self):
         return repr(round(self.rng.uniform(-1.5, 1.5), 2))
 
-    def scalar(self):
-        """The scalar argument s: a constant kept off the thresholds the
-        kinks compare with (max(s, 0.1), biggest(s, 0.25)), where central
-        differences would step across the jump of the derivative."""
+    def scalar(self, body):
+        """The scalar argument s: a constant kept off every number the
+        kernel's body compares it with (max(s, 0.1), fmin(acc, s) where
+        acc = 0.5 * s, a break on s > 0.95), where central differences
+        would step across the jump of the derivative. Halves and doubles
+        of each literal are avoided too, and 0."""
+        literals = {float(v) for v in re.findall(r"(?<![\w.])\d+\.\d+", body)}
+        kinks = {0.0}
+        for v in literals:
+            kinks |= {v, -v, 2 * v, -2 * v, v / 2, -v / 2}
         while True:
             value = self.const()
-            if all(abs(float(value) - t) > 0.02 for t in (0.1, 0.25)):
+            if all(abs(float(value) - t) > 0.02 for t in kinks):
                 return value
 
     def leaves(self, index):
@@ -642,7 +649,8 @@ class Kernel:
         else:
             tail = f"  return {self.result()};"
         head = "template <class R>\n" if self.elem == "R" else ""
-        return f"{head}{ret} {self.name}({params}) {{\n{body}\n{tail}\n}}\n"
+        self.text = f"{head}{ret} {self.name}({params}) {{\n{body}\n{tail}\n}}\n"
+        return self.text
 
     def test(self, n, seed):
         args = {
@@ -657,7 +665,8 @@ class Kernel:
         }[self.shape]
         phases = (self.rng.randint(1, 99), self.rng.randint(1, 99))
         phases = (phases[0], apart(phases[0], phases[1]))
-        shuffle, s = self.rng.randint(1, 99), self.scalar()
+        shuffle, s = self.rng.randint(1, 99), self.scalar(
+            self.text + "".join(h.source() for h in self.helpers))
         checks = [("double", self.name, "")]
         if self.elem == "R":
             checks = [("double", f"{self.name}<double>", ""),
