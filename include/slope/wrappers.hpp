@@ -96,6 +96,29 @@ SLOPE_HD void check_shadow_size(const T &primal, const T &shadow) {
     }
   }
 }
+
+template <class T, class = void> struct CanGrow : std::false_type {};
+template <class T>
+struct CanGrow<T, std::void_t<decltype(std::declval<T &>().reserve(0)),
+                              decltype(std::declval<T &>().capacity()),
+                              decltype(std::declval<T &>().data())>>
+    : std::true_type {};
+
+/// A writable container may grow inside the function. What it appends
+/// within its capacity has its shadow in the shadow's capacity: that must
+/// be at least as large, and zero (appended elements start with zero
+/// tangents and seeds). Where it outgrows its capacity, the shadow gets
+/// new storage from the same allocator (the derivative mirrors it).
+template <class T>
+SLOPE_HD void prepare_shadow_capacity(const T &primal, T &shadow) {
+  if constexpr (CanGrow<T>::value) {
+    if (shadow.capacity() < primal.capacity())
+      shadow.reserve(primal.capacity());
+    auto *tail = shadow.data() + shadow.size();
+    __builtin_memset(static_cast<void *>(tail), 0,
+                     (shadow.capacity() - shadow.size()) * sizeof(*tail));
+  }
+}
 } // namespace detail
 
 /// An object (a scalar, a struct, a container) with its shadow, for a
@@ -104,6 +127,7 @@ SLOPE_HD void check_shadow_size(const T &primal, const T &shadow) {
 template <class T, class = std::enable_if_t<detail::is_dup_object_v<T>>>
 SLOPE_HD Dup<T> dup(T &primal, T &shadow) {
   detail::check_shadow_size(primal, shadow);
+  detail::prepare_shadow_capacity(primal, shadow);
   return {&primal, &shadow, 1};
 }
 template <class T, class = std::enable_if_t<detail::is_dup_object_v<T>>>
@@ -166,6 +190,7 @@ SLOPE_HD DupLanes<T, N> dup(T &primal, Lanes<T *, N> shadows) {
   DupLanes<T, N> result{&primal, {}, 1};
   for (std::size_t i = 0; i < N; ++i) {
     detail::check_shadow_size(primal, *shadows.value[i]);
+    detail::prepare_shadow_capacity(primal, *shadows.value[i]);
     result.shadow[i] = shadows.value[i];
   }
   return result;

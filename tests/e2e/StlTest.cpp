@@ -3,7 +3,8 @@
 // of doubles, a temporary buffer), std::copy, std::swap and std::reverse,
 // std::transform and std::inner_product, vectors of std::array copied;
 // records of mixed fields (ints, floats and doubles) copied, sorted and
-// reversed, and vectors of vectors (memory holding pointers) copied.
+// reversed, and vectors of vectors (memory holding pointers) copied;
+// containers passed in that grow (push_back, resize, insert).
 // Both modes, against central differences.
 // libstdc++ 12's std::stable_sort calls its own deprecated
 // get_temporary_buffer, which clang 19 reports (in the header, hence
@@ -182,19 +183,205 @@ TEST(Stl, MixedRecordsCopied) {
 }
 TEST(Stl, NestedVectors) { checkAgainstDifferences<nestedVectors>(4); }
 
-// A container passed in that gets a new buffer inside: its shadow cannot
-// take it over. The program stops with a message (not a corrupted heap).
-TEST(StlDeathTest, ArgumentThatGrowsStops) {
-  auto grow = [] {
-    std::vector<double> out = {0.5}, dout = {0.0};
-    double x[3] = {0.1, 0.2, 0.3}, dx[3] = {};
-    slope::grad<appended>(slope::dup(out, dout), slope::dup(x, dx), 3);
+// Containers passed in that grow inside the function: the shadow gets new
+// storage from the same allocator as the primal (forward mode: it ends
+// with the final size and the appended elements' tangents); in reverse
+// mode it keeps its entry storage and size and holds the gradient with
+// respect to the entry contents, appended elements seeded with zero.
+namespace {
+
+double appendedWithEntries(const std::vector<double> &entries, const double *x,
+                           int n) {
+  std::vector<double> out = entries;
+  return appended(out, x, n);
+}
+
+void checkArgumentThatGrows(const std::vector<double> &entries,
+                            std::size_t capacity) {
+  const int n = 5;
+  std::vector<double> x = check::wave(n, 0.7);
+  std::vector<double> fdx = check::arrayDifferences(
+      [&](double *y, int m) { return appendedWithEntries(entries, y, m); },
+      x.data(), n, n);
+  std::vector<double> fdOut = check::arrayDifferences(
+      [&](double *e, int m) {
+        std::vector<double> at(e, e + m);
+        return appendedWithEntries(at, x.data(), n);
+      },
+      entries.data(), int(entries.size()), int(entries.size()));
+  std::vector<double> out = entries, dout(entries.size(), 0.0), dx(n, 0.0);
+  out.reserve(capacity);
+  EXPECT_EQ(out.capacity(), capacity);
+  slope::grad<appended>(slope::dup(out, dout), slope::dup(x.data(), dx.data()),
+                        n);
+  EXPECT_EQ(out.size(), entries.size() + n);
+  ASSERT_EQ(dout.size(), entries.size()); // the entry contents' gradient
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(check::near(dx[i], fdx[i], 1e-7, 1e-9)) << "x[" << i << "]";
+  for (std::size_t j = 0; j < entries.size(); ++j)
+    EXPECT_TRUE(check::near(dout[j], fdOut[j], 1e-7, 1e-9))
+        << "out[" << j << "]";
+  for (std::size_t j = 0; j < entries.size(); ++j) {
+    std::vector<double> at = entries, tangent(entries.size(), 0.0);
+    at.reserve(capacity);
+    tangent[j] = 1.0;
+    std::vector<double> tx(n, 0.0);
+    double t = slope::derivative<appended>(slope::dup(at, tangent),
+                                           slope::dup(x.data(), tx.data()), n);
+    EXPECT_TRUE(check::near(t, fdOut[j], 1e-7, 1e-9))
+        << "forward out[" << j << "]";
+    ASSERT_EQ(tangent.size(), entries.size() + n);
+  }
+  // Along x = (1, ..., 1): the appended sin(x[i]) have tangents cos(x[i]).
+  std::vector<double> at = entries, tangent(entries.size(), 0.0), tx(n, 1.0);
+  at.reserve(capacity);
+  double t = slope::derivative<appended>(slope::dup(at, tangent),
+                                         slope::dup(x.data(), tx.data()), n);
+  double along = 0;
+  for (int i = 0; i < n; ++i)
+    along += fdx[i];
+  EXPECT_TRUE(check::near(t, along, 1e-7, 1e-9));
+  ASSERT_EQ(tangent.size(), entries.size() + n);
+  for (int i = 0; i < n; ++i)
+    EXPECT_DOUBLE_EQ(tangent[entries.size() + i], std::cos(x[i]));
+}
+
+double pushedRows(std::vector<std::vector<double>> &m, const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    m.push_back(std::vector<double>(3, x[i] * m[0][0]));
+  double s = 0;
+  for (auto &r : m)
+    for (double e : r)
+      s += std::sin(e);
+  return s;
+}
+
+// Appends copies of its entries scaled by a: what the caller seeds in the
+// shadow applies to the entries, the appended ones start at zero.
+void scaledCopiesAppended(std::vector<double> &v, double a) {
+  int n = int(v.size());
+  for (int i = 0; i < n; ++i)
+    v.push_back(a * v[i] * v[i]);
+  for (int i = 0; i < n; ++i)
+    v[i] = std::sin(v[i]);
+}
+
+double resizedAndInserted(std::vector<double> &v, double a) {
+  std::size_t n = v.size();
+  v.resize(2 * n + 1);
+  for (std::size_t i = n; i < v.size(); ++i)
+    v[i] = a * v[i - n] + 1.0;
+  v.insert(v.begin(), a * a);
+  double s = 0;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    s += (i + 1) * std::sin(v[i]);
+  return s;
+}
+
+} // namespace
+
+TEST(Stl, ArgumentResizedAndInsertedInto) {
+  const std::vector<double> entries = {0.3, -0.5, 0.8};
+  const double a = 0.7;
+  auto value = [](std::vector<double> v, double b) {
+    return resizedAndInserted(v, b);
   };
-  EXPECT_DEATH(grow(), "is stored into memory passed in");
-  auto tangent = [] {
-    std::vector<double> out = {0.5}, dout = {0.0};
-    double x[3] = {0.1, 0.2, 0.3}, tx[3] = {1, 0, 0};
-    slope::derivative<appended>(slope::dup(out, dout), slope::dup(x, tx), 3);
+  std::vector<double> fd = check::arrayDifferences(
+      [&](double *e, int m) {
+        return value({e, e + m}, a);
+      },
+      entries.data(), 3, 3);
+  double fdA = check::arrayDifferences(
+      [&](double *b, int) { return value(entries, *b); }, &a, 1, 1)[0];
+  std::vector<double> v = entries, dv(3, 0.0);
+  double da = slope::grad<resizedAndInserted>(slope::dup(v, dv), a);
+  EXPECT_TRUE(check::near(da, fdA, 1e-7, 1e-9));
+  ASSERT_EQ(dv.size(), 3u);
+  for (int j = 0; j < 3; ++j) {
+    EXPECT_TRUE(check::near(dv[j], fd[j], 1e-7, 1e-9)) << j;
+    std::vector<double> w = entries, tw(3, 0.0);
+    tw[j] = 1.0;
+    double t = slope::derivative<resizedAndInserted>(slope::dup(w, tw),
+                                                     slope::dual(a, 0.0));
+    EXPECT_TRUE(check::near(t, fd[j], 1e-7, 1e-9)) << "forward " << j;
+    EXPECT_EQ(tw.size(), 8u);
+  }
+}
+
+TEST(Stl, ArgumentThatGrows) { checkArgumentThatGrows({0.5, -0.7}, 2); }
+
+TEST(Stl, ArgumentThatGrowsWithinCapacity) {
+  // No new storage: appended within the capacity.
+  checkArgumentThatGrows({0.5, -0.7, 1.1}, 16);
+}
+
+TEST(Stl, ArgumentOfVectorsThatGrows) {
+  const int n = 3;
+  std::vector<double> x = check::wave(n, 0.4);
+  auto value = [](std::vector<double> first, const double *y) {
+    std::vector<std::vector<double>> m = {first};
+    return pushedRows(m, y, 3);
   };
-  EXPECT_DEATH(tangent(), "is stored into memory passed in");
+  std::vector<double> fdx = check::arrayDifferences(
+      [&](double *y, int) {
+        return value({0.3, 0.4}, y);
+      },
+      x.data(), n, n);
+  std::vector<double> fdFirst = check::arrayDifferences(
+      [&](double *e, int) {
+        return value({e[0], e[1]}, x.data());
+      },
+      std::vector<double>{0.3, 0.4}.data(), 2, 2);
+  std::vector<std::vector<double>> m = {{0.3, 0.4}}, dm = {{0.0, 0.0}};
+  std::vector<double> dx(n, 0.0);
+  slope::grad<pushedRows>(slope::dup(m, dm), slope::dup(x.data(), dx.data()),
+                          n);
+  ASSERT_EQ(dm.size(), 1u);
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(check::near(dx[i], fdx[i], 1e-7, 1e-9)) << "x[" << i << "]";
+  for (int j = 0; j < 2; ++j)
+    EXPECT_TRUE(check::near(dm[0][j], fdFirst[j], 1e-7, 1e-9)) << j;
+  std::vector<std::vector<double>> at = {{0.3, 0.4}}, tm = {{1.0, 0.0}};
+  std::vector<double> tx(n, 0.0);
+  double t = slope::derivative<pushedRows>(slope::dup(at, tm),
+                                           slope::dup(x.data(), tx.data()), n);
+  EXPECT_TRUE(check::near(t, fdFirst[0], 1e-7, 1e-9));
+  ASSERT_EQ(tm.size(), 1u + n);
+  for (int i = 0; i < n; ++i)
+    EXPECT_DOUBLE_EQ(tm[1 + i][2], x[i]); // d(x[i] * m[0][0]) / dm[0][0]
+}
+
+TEST(Stl, SeedsOfArgumentThatGrows) {
+  const double a = 0.8;
+  // Within its capacity the storage stays: seeds apply to the final
+  // sin(v0) and sin(v1); the appended a v^2 have zero seeds.
+  std::vector<double> v = {0.5, -0.3}, dv = {1.0, 2.0};
+  v.reserve(4);
+  double da = slope::grad<scaledCopiesAppended>(slope::dup(v, dv), a);
+  EXPECT_DOUBLE_EQ(da, 0.0);
+  EXPECT_DOUBLE_EQ(dv[0], std::cos(0.5));
+  EXPECT_DOUBLE_EQ(dv[1], 2.0 * std::cos(-0.3));
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_DOUBLE_EQ(v[2], a * 0.25);
+  // Forward mode, into new storage: the tangents of all four.
+  std::vector<double> w = {0.5, -0.3}, tw = {1.0, 0.0};
+  slope::derivative<scaledCopiesAppended>(slope::dup(w, tw),
+                                          slope::dual(a, 1.0));
+  ASSERT_EQ(tw.size(), 4u);
+  EXPECT_DOUBLE_EQ(tw[0], std::cos(0.5));
+  EXPECT_DOUBLE_EQ(tw[1], 0.0);
+  EXPECT_DOUBLE_EQ(tw[2], 0.25 + 2 * a * 0.5);
+  EXPECT_DOUBLE_EQ(tw[3], 0.09);
+}
+
+// Seeds in the storage a container leaves behind when it grows would
+// apply to the values as they moved, not to the final elements: the
+// program stops with a message instead of a wrong gradient.
+TEST(StlDeathTest, SeedsOfArgumentThatMoves) {
+  auto seeded = [] {
+    std::vector<double> v = {0.5, -0.3}, dv = {1.0, 2.0};
+    v.shrink_to_fit();
+    slope::grad<scaledCopiesAppended>(slope::dup(v, dv), 0.8);
+  };
+  EXPECT_DEATH(seeded(), "its shadow holds seeds");
 }

@@ -6,6 +6,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -113,6 +114,45 @@ Type *soleElementType(ArrayRef<Value *> Pointers,
     }
   }
   return Element;
+}
+
+bool holdsPointersOnly(ArrayRef<Value *> Pointers,
+                       function_ref<bool(const CallBase &)> IsRelease) {
+  SmallVector<const Value *, 8> Objects;
+  for (Value *Pointer : Pointers)
+    getUnderlyingObjects(Pointer, Objects, /*LI=*/nullptr, /*MaxLookup=*/0);
+  bool SawPointer = false;
+  SmallPtrSet<const Value *, 8> Seen;
+  for (const Value *Found : Objects) {
+    if (!Seen.insert(Found).second ||
+        (isa<Constant>(Found) && !isa<GlobalValue>(Found)))
+      continue;
+    if (isa<Argument>(Found) || isa<GlobalValue>(Found))
+      return false; // accessed elsewhere too
+    Value *Object = const_cast<Value *>(Found);
+    SmallVector<Instruction *, 16> Accesses;
+    collectAccesses(Object, Accesses);
+    for (Instruction *A : Accesses) {
+      if (isIntegerCopy(*A) || isa<MemSetInst>(A))
+        continue;
+      if (auto *Store = dyn_cast<StoreInst>(A)) {
+        if (!isAddressIn(Store->getPointerOperand(), Object))
+          continue; // the address itself kept somewhere
+        if (!Store->getValueOperand()->getType()->isPointerTy())
+          return false;
+        SawPointer = true;
+      } else if (auto *Load = dyn_cast<LoadInst>(A)) {
+        if (!Load->getType()->isPointerTy())
+          return false;
+        SawPointer = true;
+      } else if (auto *Call = dyn_cast<CallBase>(A)) {
+        if ((isa<MemTransferInst>(Call) || !Call->onlyReadsMemory()) &&
+            !Call->isLifetimeStartOrEnd() && !IsRelease(*Call))
+          return false;
+      }
+    }
+  }
+  return SawPointer;
 }
 
 Error checkIntegerStore(StoreInst &Store, ArrayRef<Type *> ArgElementTypes) {

@@ -11,13 +11,15 @@
 #define SLOPE_CORE_MEMORYTYPES_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/Type.h"
 #include "llvm/IR/Value.h"
 #include "llvm/Support/Error.h"
 
 namespace llvm {
+class CallBase;
 class StoreInst;
-}
+} // namespace llvm
 
 namespace slope {
 
@@ -27,6 +29,16 @@ namespace slope {
 /// pointee (null when unknown).
 llvm::Type *soleElementType(llvm::ArrayRef<llvm::Value *> Pointers,
                             llvm::ArrayRef<llvm::Type *> ArgElementTypes);
+
+/// Whether the objects \p Pointers point into are accessed only as pointers
+/// (std::vector objects inside a std::vector's buffer): loads and stores of
+/// pointers, integer copies, memsets; at least one pointer access and no
+/// floating-point one, no transfer of bytes, no call but releases
+/// (\p IsRelease). Such memory has no adjoints: its shadow holds shadow
+/// pointers.
+bool holdsPointersOnly(
+    llvm::ArrayRef<llvm::Value *> Pointers,
+    llvm::function_ref<bool(const llvm::CallBase &)> IsRelease);
 
 /// An integer store into memory known to hold floating-point data (other
 /// than a recognised copy) would leave its shadow stale: an error.

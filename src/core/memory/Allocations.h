@@ -3,6 +3,7 @@
 #define SLOPE_CORE_ALLOCATIONS_H
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 
 namespace slope {
@@ -30,6 +31,30 @@ asReallocation(const llvm::CallBase &Call, const llvm::TargetLibraryInfo &TLI);
 /// The pointer \p Call releases (free, delete, delete[]), or null.
 llvm::Value *releasedPointer(const llvm::CallBase &Call,
                              const llvm::TargetLibraryInfo &TLI);
+
+/// The size a sized release call (delete(p, n)) gives, or null.
+llvm::Value *releasedSize(const llvm::CallBase &Call,
+                          const llvm::TargetLibraryInfo &TLI);
+
+/// How memory from one allocator goes back: the unsized release of its
+/// family, and for aligned forms the alignment it takes.
+struct Release {
+  llvm::StringRef Callee; // free, _ZdlPv, _ZdaPv or their aligned forms
+  llvm::Value *Alignment = nullptr;
+};
+
+/// The release that matches allocation \p Call (asAllocation's calls).
+std::optional<Release> releaseOfAllocation(const llvm::CallBase &Call,
+                                           const llvm::TargetLibraryInfo &TLI);
+
+/// The unsized form of release call \p Call (releasedPointer's calls):
+/// memory of the same allocator but another size goes back with it.
+std::optional<Release> unsizedRelease(const llvm::CallBase &Call,
+                                      const llvm::TargetLibraryInfo &TLI);
+
+/// Emits \p How applied to \p Pointer.
+void emitRelease(llvm::IRBuilderBase &B, const Release &How,
+                 llvm::Value *Pointer);
 
 } // namespace slope
 

@@ -4,6 +4,7 @@
 #include "Allocations.h"
 #include "DiffError.h"
 #include "HeapShadows.h"
+#include "MemoryTypes.h"
 #include "SharedMemory.h"
 #include "Target.h"
 
@@ -30,7 +31,7 @@ bool ShadowMap::hasHeapShadow(Value *Pointer,
   if (isa<ConstantPointerNull>(Pointer))
     return true;
   if (auto *Call = dyn_cast<CallBase>(Pointer))
-    return Activity.isShadowed(Call) &&
+    return Activity.isShadowed(Call) && !PrimalAllocated.contains(Call) &&
            (asAllocation(*Call, TLI) || asReallocation(*Call, TLI));
   // Freed or reallocated, a pointer is the start of its block: an offset
   // from a heap shadowed one is then zero (a std::vector's end pointer
@@ -161,7 +162,17 @@ Error ShadowMap::buildTwin(Instruction &I) {
       Twin = reallocateHeapShadow(B, get(Realloc->first), Realloc->second,
                                   /*ReleaseOld=*/Mode == DiffMode::Forward);
       Reallocations[&I] = Realloc->first;
-    } else if (std::optional<Allocation> Alloc = asAllocation(*Call, TLI)) {
+    } else if (std::optional<Allocation> Alloc = asAllocation(*Call, TLI);
+               Alloc && PrimalAllocated.contains(Call)) {
+      // The same call again, zeroed: the caller's deallocator can take it.
+      Twin = B.Insert(Call->clone());
+      if (!Alloc->Zeroed)
+        B.CreateMemSet(Twin, B.getInt8(0), Alloc->Size, MaybeAlign());
+      Twin->setName(Name);
+      Shadows[&I] = Twin;
+      PrimalAllocatorShadows[&I] = Twin;
+      return Error::success();
+    } else if (Alloc) {
       Value *Bytes = Alloc->Zeroed ? B.CreateMul(Call->getArgOperand(0),
                                                  Call->getArgOperand(1))
                                    : Alloc->Size;
@@ -186,11 +197,16 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
                     ? get(V)
                     : ConstantPointerNull::get(cast<PointerType>(V->getType()));
   IRBuilder<> B(Store.getParent(), std::next(Store.getIterator()));
-  B.CreateAlignedStore(Twin, get(Store.getPointerOperand()), Store.getAlign());
-  // A heap shadow made here, stored where the caller sees it (a container
-  // passed in that grows): the caller's shadow container would own memory
-  // of Slope's allocator and lifetime, and free it wrongly. Stop there
-  // with a message rather than corrupt the heap.
+  Value *ShadowAddress = get(Store.getPointerOperand());
+  if (Mode == DiffMode::Reverse && isCallerMemory(Store.getPointerOperand(), 0))
+    OverwrittenShadowPointers[&Store] = B.CreateAlignedLoad(
+        V->getType(), ShadowAddress, Store.getAlign(), "shadow.overwritten");
+  B.CreateAlignedStore(Twin, ShadowAddress, Store.getAlign());
+  // A heap shadow of Slope's allocator stored where the caller sees it
+  // (only a reallocation's can be: findPrimalAllocated gives the other
+  // allocations stored there the primal's allocator): the caller would
+  // free it wrongly. Stop there with a message rather than corrupt the
+  // heap.
   SmallPtrSet<Value *, 8> Visiting;
   if (Activity.isShadowed(V) && hasHeapShadow(V, Visiting) &&
       !isa<ConstantPointerNull>(V) &&
@@ -202,10 +218,9 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
         Before.CreateGlobalStringPtr(
             "slope: " + llvm::demangle(F.getName().split(".slope").first) +
                 ": memory allocated in the differentiated function "
-                "is stored into memory passed in (a container "
-                "argument that grows); Slope cannot give it to "
-                "the caller's shadow. Size the container before "
-                "the call and write its elements instead.",
+                "by realloc is stored into memory passed in; Slope "
+                "cannot give its shadow to the caller. Allocate it "
+                "with malloc or new instead.",
             "slope.escape.message"));
   }
 }
@@ -249,13 +264,166 @@ Function *ShadowMap::escapeReport(Module &M) {
 void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
   // Forward mode frees a heap shadow with its primal; reverse mode keeps it
   // for the reverse sweep, which frees it where the allocation is reversed.
-  if (Mode != DiffMode::Forward)
+  if (!Activity.isShadowed(Released))
     return;
+  if (Mode != DiffMode::Forward) {
+    checkNoSeedsReleased(Call, Released);
+    return;
+  }
   SmallPtrSet<Value *, 8> Visiting;
-  if (!Activity.isShadowed(Released) || !hasHeapShadow(Released, Visiting))
-    return;
   IRBuilder<> B(Call.getParent(), std::next(Call.getIterator()));
-  freeHeapShadow(B, get(Released));
+  if (hasHeapShadow(Released, Visiting))
+    freeHeapShadow(B, get(Released));
+  else
+    releaseLikePrimal(Call, Released);
+}
+
+void ShadowMap::checkNoSeedsReleased(CallBase &Call, Value *Released) {
+  // The caller's storage of a container that grows is given up: seeds the
+  // caller put there would apply to the values as they left it, not to
+  // the container's final elements. Stop rather than mislead.
+  Value *Bytes = releasedSize(Call, TLI);
+  // (Memory of pointers only has no seeds: its shadow holds pointers.)
+  if (!Bytes || !originsOf(Released).CallerMemory ||
+      holdsPointersOnly({Released},
+                        [&](const CallBase &C) {
+                          return releasedPointer(C, TLI) != nullptr;
+                        }) ||
+      !targetFacts(*F.getParent()).ReportsAtRunTime)
+    return;
+  Module &M = *F.getParent();
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Function *Check = M.getFunction("slope.seeds.check");
+  if (!Check) {
+    Check = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64, Ptr}, false),
+        GlobalValue::InternalLinkage, "slope.seeds.check", M);
+    auto *Entry = BasicBlock::Create(Ctx, "entry", Check);
+    auto *Loop = BasicBlock::Create(Ctx, "byte", Check);
+    auto *Report = BasicBlock::Create(Ctx, "seeded", Check);
+    auto *Next = BasicBlock::Create(Ctx, "next", Check);
+    auto *Done = BasicBlock::Create(Ctx, "done", Check);
+    IRBuilder<> B(Entry);
+    B.CreateCondBr(B.CreateICmpEQ(Check->getArg(1), B.getInt64(0)), Done, Loop);
+    B.SetInsertPoint(Loop);
+    PHINode *Index = B.CreatePHI(I64, 2);
+    Index->addIncoming(B.getInt64(0), Entry);
+    Value *Byte = B.CreateLoad(
+        B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Check->getArg(0), Index));
+    B.CreateCondBr(B.CreateICmpNE(Byte, B.getInt8(0)), Report, Next);
+    B.SetInsertPoint(Report);
+    B.CreateCall(escapeReport(M), {Check->getArg(2)});
+    B.CreateUnreachable();
+    B.SetInsertPoint(Next);
+    Value *After = B.CreateAdd(Index, B.getInt64(1));
+    Index->addIncoming(After, Next);
+    B.CreateCondBr(B.CreateICmpEQ(After, Check->getArg(1)), Done, Loop);
+    B.SetInsertPoint(Done);
+    B.CreateRetVoid();
+  }
+  IRBuilder<> B(&Call);
+  Value *Shadow = get(Released);
+  Value *Checked = B.CreateSelect(B.CreateIsNull(Shadow), B.getInt64(0),
+                                  B.CreateZExtOrTrunc(Bytes, I64));
+  B.CreateCall(
+      Check,
+      {Shadow, Checked,
+       B.CreateGlobalStringPtr(
+           "slope: " + llvm::demangle(F.getName().split(".slope").first) +
+               ": a container passed in grows into new storage, and its "
+               "shadow holds seeds: in reverse mode they would apply to its "
+               "elements as they were moved, not to its final ones. Pass it "
+               "with zero seeds (its gradient comes back in the shadow), or "
+               "size it before the call.",
+           "slope.seeds.message")});
+}
+
+bool ShadowMap::releaseLikePrimal(CallBase &Call, Value *Released) {
+  Origins From = originsOf(Released);
+  if (From.Other || (!From.CallerMemory && From.Allocations.empty()) ||
+      !all_of(From.Allocations,
+              [&](CallBase *A) { return PrimalAllocated.contains(A); }))
+    return false; // kept (a leak at worst, never a wrong free)
+  std::optional<Release> How = unsizedRelease(Call, TLI);
+  if (!How)
+    return false;
+  // Unsized: the shadow of a caller's buffer may be larger than the
+  // buffer (a container reserved for it).
+  IRBuilder<> B(Call.getParent(), std::next(Call.getIterator()));
+  emitRelease(B, *How, get(Released));
+  return true;
+}
+
+void ShadowMap::collectOrigins(Value *Pointer, Origins &Out,
+                               SmallPtrSetImpl<Value *> &Visited) const {
+  if (isa<ConstantPointerNull>(Pointer) || isa<UndefValue>(Pointer) ||
+      !Visited.insert(Pointer).second)
+    return;
+  if (auto *Call = dyn_cast<CallBase>(Pointer)) {
+    if (asAllocation(*Call, TLI))
+      Out.Allocations.insert(Call);
+    else
+      Out.Other = true; // reallocations included: their shadows are Slope's
+  } else if (auto *GEP = dyn_cast<GetElementPtrInst>(Pointer)) {
+    collectOrigins(GEP->getPointerOperand(), Out, Visited);
+  } else if (auto *Cast = dyn_cast<CastInst>(Pointer)) {
+    collectOrigins(Cast->getOperand(0), Out, Visited);
+  } else if (auto *Select = dyn_cast<SelectInst>(Pointer)) {
+    collectOrigins(Select->getTrueValue(), Out, Visited);
+    collectOrigins(Select->getFalseValue(), Out, Visited);
+  } else if (auto *Phi = dyn_cast<PHINode>(Pointer)) {
+    for (Value *In : Phi->incoming_values())
+      collectOrigins(In, Out, Visited);
+  } else if (auto *Load = dyn_cast<LoadInst>(Pointer)) {
+    (isCallerMemory(Load->getPointerOperand(), 0) ? Out.CallerMemory
+                                                  : Out.Other) = true;
+  } else {
+    Out.Other = true;
+  }
+}
+
+ShadowMap::Origins ShadowMap::originsOf(Value *Pointer) const {
+  Origins Out;
+  SmallPtrSet<Value *, 16> Visited;
+  collectOrigins(Pointer, Out, Visited);
+  return Out;
+}
+
+void ShadowMap::findPrimalAllocated() {
+  auto Take = [&](const Origins &From) {
+    bool Changed = false;
+    for (CallBase *A : From.Allocations)
+      Changed |= Activity.isShadowed(A) && PrimalAllocated.insert(A).second;
+    return Changed;
+  };
+  SmallVector<Value *, 8> Released;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (auto *Store = dyn_cast<StoreInst>(&I)) {
+        Value *V = Store->getValueOperand();
+        if (V->getType()->isPointerTy() && Activity.isShadowed(V) &&
+            Activity.isShadowed(Store->getPointerOperand()) &&
+            isCallerMemory(Store->getPointerOperand(), 0))
+          Take(originsOf(V));
+      } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+        if (Value *P = releasedPointer(*Call, TLI); P && Activity.isShadowed(P))
+          Released.push_back(P);
+      }
+    }
+  // A release that may see the caller's memory or a primal-allocated
+  // shadow releases the primal's way: every allocation it may see must be
+  // primal-allocated too.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Value *P : Released) {
+      Origins From = originsOf(P);
+      if (From.CallerMemory || any_of(From.Allocations, [&](CallBase *A) {
+            return PrimalAllocated.contains(A);
+          }))
+        Changed |= Take(From);
+    }
+  }
 }
 
 Error ShadowMap::build() {
@@ -266,6 +434,7 @@ Error ShadowMap::build() {
   }
   IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
   clearSharedShadows(Entry, SharedTwins);
+  findPrimalAllocated();
   ReversePostOrderTraversal<Function *> RPO(&F);
   SmallVector<Instruction *, 64> Primal;
   for (BasicBlock *BB : RPO)

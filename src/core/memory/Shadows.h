@@ -40,12 +40,47 @@ public:
     return HeapShadows;
   }
 
+  /// Shadows made by the primal's own allocator (they may end up in the
+  /// caller's memory: a container passed in that grows), by allocation.
+  const llvm::DenseMap<llvm::Value *, llvm::Value *> &
+  primalAllocatorShadows() const {
+    return PrimalAllocatorShadows;
+  }
+
+  /// Reverse mode: for each store of a pointer into the caller's memory,
+  /// the shadow pointer its mirror overwrote. The reverse sweep puts it
+  /// back, so the caller's shadow object ends as it began (holding the
+  /// adjoints of what the function was given).
+  const llvm::DenseMap<llvm::StoreInst *, llvm::Value *> &
+  overwrittenShadowPointers() const {
+    return OverwrittenShadowPointers;
+  }
+
   /// For each reallocation with a shadow: the pointer it reallocates.
   const llvm::DenseMap<llvm::Value *, llvm::Value *> &reallocations() const {
     return Reallocations;
   }
 
 private:
+  /// Where a pointer may come from.
+  struct Origins {
+    llvm::SmallPtrSet<llvm::CallBase *, 4> Allocations; // made here
+    bool CallerMemory = false; // loaded from memory the caller can see
+    bool Other = false;
+  };
+  void collectOrigins(llvm::Value *Pointer, Origins &Out,
+                      llvm::SmallPtrSetImpl<llvm::Value *> &Visited) const;
+  Origins originsOf(llvm::Value *Pointer) const;
+  /// Allocations whose shadow the caller may end up owning (stored into its
+  /// memory, or released where a pointer of the caller's may be): their
+  /// shadows come from the primal's allocator, not from Slope's.
+  void findPrimalAllocated();
+  /// Forward mode: releases the shadow of a pointer of the caller's (or of
+  /// an allocation in findPrimalAllocated) as the primal releases it.
+  bool releaseLikePrimal(llvm::CallBase &Call, llvm::Value *Released);
+  /// Reverse mode: stops at run time where the caller's storage is given
+  /// up with seeds in its shadow.
+  void checkNoSeedsReleased(llvm::CallBase &Call, llvm::Value *Released);
   llvm::Error buildTwin(llvm::Instruction &I);
   void mirrorPointerStore(llvm::StoreInst &Store);
   /// Whether \p Pointer may point into memory the caller can see.
@@ -71,6 +106,9 @@ private:
   llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
   llvm::DenseMap<llvm::Value *, llvm::Value *> HeapShadows;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Reallocations;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> PrimalAllocatorShadows;
+  llvm::DenseMap<llvm::StoreInst *, llvm::Value *> OverwrittenShadowPointers;
+  llvm::SmallPtrSet<llvm::CallBase *, 4> PrimalAllocated;
   llvm::SmallVector<std::pair<llvm::PHINode *, llvm::PHINode *>, 4> Phis;
 };
 

@@ -54,7 +54,46 @@ std::string helperName(const ByteLayout &Layout, bool Overlap) {
   return Name + Layout.key();
 }
 
+/// Packed records may place a field off its natural alignment.
+Align fieldAlign(const ByteLayout &Layout, uint64_t Offset, uint64_t Size) {
+  return Offset % Size == 0 && Layout.Stride % Size == 0 ? Align(Size)
+                                                         : Align(1);
+}
+
+/// Emits stores of zero to every floating-point field in the first \p Bytes
+/// of \p Memory.
+void zeroFields(IRBuilderBase &B, const ByteLayout &Layout, Value *Memory,
+                Value *Bytes) {
+  for (const auto &Field : Layout.Floats) {
+    uint64_t Offset = Field.first,
+             Size = Field.second->getPrimitiveSizeInBits() / 8;
+    Type *Ty = Field.second;
+    forEachField(B, Layout.Stride, Offset, Size, Bytes,
+                 [&](IRBuilderBase &B, Value *At) {
+                   B.CreateAlignedStore(Constant::getNullValue(Ty),
+                                        B.CreateGEP(B.getInt8Ty(), Memory, At),
+                                        fieldAlign(Layout, Offset, Size));
+                 });
+  }
+}
+
 } // namespace
+
+Function *zeroAdjointsFunction(Module &M, const ByteLayout &Layout) {
+  std::string Name = "slope.zero.adjoints." + Layout.key();
+  if (Function *Existing = M.getFunction(Name))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Function *Helper = Function::Create(
+      FunctionType::get(Type::getVoidTy(Ctx),
+                        {PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx)},
+                        false),
+      GlobalValue::InternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Helper));
+  zeroFields(B, Layout, Helper->getArg(0), Helper->getArg(1));
+  B.CreateRetVoid();
+  return Helper;
+}
 
 Function *transferAdjointFunction(Module &M, const ByteLayout &Layout,
                                   bool Overlap) {
@@ -76,27 +115,12 @@ Function *transferAdjointFunction(Module &M, const ByteLayout &Layout,
     From = callMalloc(B, Bytes);
     B.CreateMemCpy(From, MaybeAlign(), Dest, MaybeAlign(), Bytes);
   }
-  auto FieldAlign = [&Layout](uint64_t Offset, uint64_t Size) {
-    // Packed records may place a field off its natural alignment.
-    return Offset % Size == 0 && Layout.Stride % Size == 0 ? Align(Size)
-                                                           : Align(1);
-  };
   if (Overlap)
-    for (const auto &Field : Layout.Floats) {
-      uint64_t Offset = Field.first,
-               Size = Field.second->getPrimitiveSizeInBits() / 8;
-      Type *Ty = Field.second;
-      forEachField(B, Layout.Stride, Offset, Size, Bytes,
-                   [&](IRBuilderBase &B, Value *At) {
-                     B.CreateAlignedStore(Constant::getNullValue(Ty),
-                                          B.CreateGEP(B.getInt8Ty(), Dest, At),
-                                          FieldAlign(Offset, Size));
-                   });
-    }
+    zeroFields(B, Layout, Dest, Bytes);
   for (const auto &Field : Layout.Floats) {
     Type *Ty = Field.second;
     uint64_t Offset = Field.first, Size = Ty->getPrimitiveSizeInBits() / 8;
-    Align A = FieldAlign(Offset, Size);
+    Align A = fieldAlign(Layout, Offset, Size);
     forEachField(
         B, Layout.Stride, Offset, Size, Bytes,
         [&](IRBuilderBase &B, Value *At) {

@@ -29,6 +29,11 @@ ByteLayout elementArrayLayout(llvm::Type *Element);
 llvm::Function *transferAdjointFunction(llvm::Module &M,
                                         const ByteLayout &Layout, bool Overlap);
 
+/// slope.zero.adjoints.<layout>(shadow, bytes): sets the floating-point
+/// fields in the first \p bytes to zero, leaving the shadows of pointers
+/// (memset of memory holding std::vector objects) as they are.
+llvm::Function *zeroAdjointsFunction(llvm::Module &M, const ByteLayout &Layout);
+
 } // namespace slope
 
 #endif

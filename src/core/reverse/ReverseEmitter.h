@@ -98,6 +98,8 @@ private:
                                      llvm::IRBuilderBase &B);
   llvm::Error emitTransferAdjoint(llvm::MemTransferInst &Transfer,
                                   llvm::IRBuilderBase &B);
+  /// memset p: the adjoints in shadow(p) are zero.
+  void emitSetAdjoint(llvm::MemSetInst &Set, llvm::IRBuilderBase &B);
   /// The current lane's shadow of \p Pointer, usable at B.
   llvm::Value *shadowAt(llvm::Value *Pointer, llvm::IRBuilderBase &B) {
     return primalValue(shadows().get(Pointer), B);

@@ -4,9 +4,12 @@
 //   store v, p          v̄ += shadow(p); shadow(p) = 0
 //   memset p, _, n      shadow(p)[0, n) = 0
 //   memcpy d, s, n      shadow(s) += shadow(d); shadow(d) = 0   (elementwise)
-//   p = malloc/new      free(shadow(p))   (the heap shadow lives until here)
+//   p = malloc/new      free(shadow(p))   (the heap shadow lives until here;
+//                       one of the primal's allocator goes back its way)
+//   store q, p          shadow(p) = its value before (p the caller's)
 //
 //===----------------------------------------------------------------------===//
+#include "Allocations.h"
 #include "ByteLayout.h"
 #include "CallDerivatives.h"
 #include "CopyAdjoints.h"
@@ -83,6 +86,12 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     Value *V = Store->getValueOperand();
     if (!Activity->isShadowed(Store->getPointerOperand()))
       return Error::success();
+    if (Value *Before = shadows().overwrittenShadowPointers().lookup(Store)) {
+      B.CreateAlignedStore(primalValue(Before, B),
+                           shadowAt(Store->getPointerOperand(), B),
+                           Store->getAlign());
+      return Error::success();
+    }
     if (Error E = checkIntegerStore(*Store, Req.ArgElementTypes))
       return E;
     if (!V->getType()->isFloatingPointTy())
@@ -99,8 +108,14 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     return emitTransferAdjoint(*Transfer, B);
   if (auto *Set = dyn_cast<MemSetInst>(&I)) {
     if (Activity->isShadowed(Set->getRawDest()))
-      B.CreateMemSet(shadowAt(Set->getRawDest(), B), B.getInt8(0),
-                     primalValue(Set->getLength(), B), Set->getDestAlign());
+      emitSetAdjoint(*Set, B);
+    return Error::success();
+  }
+  if (Value *Own = shadows().primalAllocatorShadows().lookup(&I)) {
+    std::optional<Release> How = releaseOfAllocation(cast<CallBase>(I), TLI);
+    if (How->Alignment)
+      How->Alignment = primalValue(How->Alignment, B);
+    emitRelease(B, *How, primalValue(Own, B));
     return Error::success();
   }
   Value *HeapShadow = shadows().heapShadows().lookup(&I);
@@ -117,6 +132,30 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     freeHeapShadow(B, primalValue(HeapShadow, B));
   }
   return Error::success();
+}
+
+void ReverseEmitter::emitSetAdjoint(MemSetInst &Set, IRBuilderBase &B) {
+  Value *Dest = Set.getRawDest();
+  Value *Shadow = shadowAt(Dest, B);
+  Value *Bytes = primalValue(Set.getLength(), B);
+  // Memory of records holding pointers (std::vector objects cleared after
+  // they moved): the shadows of the pointers stay, the caller's shadow
+  // objects among them.
+  if (holdsPointersOnly({Dest}, [&](const CallBase &Call) {
+        return releasedPointer(Call, TLI) != nullptr;
+      }))
+    return;
+  std::optional<ByteLayout> Layout =
+      soleElementType({Dest}, Req.ArgElementTypes)
+          ? std::nullopt
+          : copiedByteLayout(Dest, Dest, &Set, Req.ArgElementTypes,
+                             Set.getDataLayout());
+  if (!Layout || Layout->Pointers.empty()) {
+    B.CreateMemSet(Shadow, B.getInt8(0), Bytes, Set.getDestAlign());
+    return;
+  }
+  B.CreateCall(zeroAdjointsFunction(*Set.getModule(), *Layout),
+               {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
 }
 
 Error ReverseEmitter::emitIntegerCopyAdjoint(StoreInst &Store, LoadInst &Source,
