@@ -166,15 +166,9 @@ bool markSourceCopies(Module &M) {
         continue;
       if (std::optional<SourceRecordLayout> Layout =
               sourceCopyLayout(F.getName(), Loc.getLine(), Loc.getCol())) {
-        ByteLayout Record;
-        Record.Stride = Layout->Size;
-        for (auto [Offset, Bits] : Layout->Floats)
-          Record.Floats.push_back(
-              {Offset, Bits == 32 ? Type::getFloatTy(M.getContext())
-                                  : Type::getDoubleTy(M.getContext())});
-        Record.Pointers.assign(Layout->Pointers.begin(),
-                               Layout->Pointers.end());
-        markRecordLayout(*Copy, Record);
+        markRecordLayout(
+            *Copy, ByteLayout::fromFields(M.getContext(), Layout->Size,
+                                          Layout->Floats, Layout->Pointers));
         Changed = true;
       }
     }

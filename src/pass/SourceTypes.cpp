@@ -3,52 +3,41 @@
 
 namespace slope {
 namespace {
-PointeeTypeProvider &provider() {
-  static PointeeTypeProvider Provider;
-  return Provider;
+/// The one provider of each kind the clang plugin installs (none when the
+/// pass runs without it, as under opt).
+template <class Provider> Provider &installed() {
+  static Provider TheProvider;
+  return TheProvider;
 }
 } // namespace
 
 void setPointeeTypeProvider(PointeeTypeProvider Provider) {
-  provider() = std::move(Provider);
+  installed<PointeeTypeProvider>() = std::move(Provider);
 }
 
 llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
                                      llvm::LLVMContext &Context) {
-  return provider() ? provider()(Target, Arg, Context) : nullptr;
+  auto &Provider = installed<PointeeTypeProvider>();
+  return Provider ? Provider(Target, Arg, Context) : nullptr;
 }
-
-namespace {
-CopyLayoutProvider &copyLayouts() {
-  static CopyLayoutProvider Provider;
-  return Provider;
-}
-} // namespace
 
 void setCopyLayoutProvider(CopyLayoutProvider Provider) {
-  copyLayouts() = std::move(Provider);
+  installed<CopyLayoutProvider>() = std::move(Provider);
 }
 
 std::optional<SourceRecordLayout>
 sourceCopyLayout(llvm::StringRef Function, unsigned Line, unsigned Column) {
-  if (!copyLayouts())
-    return std::nullopt;
-  return copyLayouts()(Function, Line, Column);
+  auto &Provider = installed<CopyLayoutProvider>();
+  return Provider ? Provider(Function, Line, Column) : std::nullopt;
 }
-
-namespace {
-InactivityProvider &inactivity() {
-  static InactivityProvider Provider;
-  return Provider;
-}
-} // namespace
 
 void setInactivityProvider(InactivityProvider Provider) {
-  inactivity() = std::move(Provider);
+  installed<InactivityProvider>() = std::move(Provider);
 }
 
 bool isSourceInactive(llvm::StringRef Function) {
-  return inactivity() && inactivity()(Function);
+  auto &Provider = installed<InactivityProvider>();
+  return Provider && Provider(Function);
 }
 
 } // namespace slope

@@ -114,7 +114,8 @@ public:
 } // namespace
 
 void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out,
-                     const Function *In) {
+                     const Function *In,
+                     function_ref<void(Instruction &)> OnAddress) {
   SmallPtrSet<Value *, 16> Seen;
   SmallVector<Value *, 16> Stack{Root};
   while (!Stack.empty()) {
@@ -126,9 +127,11 @@ void collectAccesses(Value *Root, SmallVectorImpl<Instruction *> &Out,
       if (!I || (In && I->getFunction() != In))
         continue;
       if (isa<GetElementPtrInst>(I) || isa<PHINode>(I) || isa<SelectInst>(I) ||
-          isa<AddrSpaceCastInst>(I))
+          isa<AddrSpaceCastInst>(I)) {
+        if (OnAddress && !Seen.contains(I))
+          OnAddress(*I);
         Stack.push_back(I);
-      else
+      } else
         Out.push_back(I);
     }
   }

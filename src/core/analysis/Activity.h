@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Support/Error.h"
@@ -37,10 +38,12 @@ llvm::SmallVector<llvm::Use *, 4> differentiableOperands(llvm::Instruction &I);
 
 /// The instructions that use memory reached from \p Root through address
 /// arithmetic (GEPs, phis, selects, address-space casts); only those of
-/// \p In when given (a global is used by many functions).
-void collectAccesses(llvm::Value *Root,
-                     llvm::SmallVectorImpl<llvm::Instruction *> &Out,
-                     const llvm::Function *In = nullptr);
+/// \p In when given (a global is used by many functions). \p OnAddress
+/// sees each address instruction passed through.
+void collectAccesses(
+    llvm::Value *Root, llvm::SmallVectorImpl<llvm::Instruction *> &Out,
+    const llvm::Function *In = nullptr,
+    llvm::function_ref<void(llvm::Instruction &)> OnAddress = nullptr);
 
 class ActivityInfo {
 public:

@@ -1,5 +1,7 @@
 //===- ByteLayout.cpp -----------------------------------------------------===//
 #include "ByteLayout.h"
+#include "Activity.h"
+#include "MemoryTypes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -366,32 +368,21 @@ void collectRecordEvidence(Value *Object, ArrayRef<Type *> ArgElementTypes,
     In = I->getFunction();
   else if (auto *Arg = dyn_cast<Argument>(Object))
     In = Arg->getParent();
-  SmallPtrSet<Value *, 16> Seen;
-  SmallVector<Value *, 16> Stack{Object};
-  while (!Stack.empty()) {
-    Value *V = Stack.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (Use &U : V->uses()) {
-      auto *I = dyn_cast<Instruction>(U.getUser());
-      if (!I || (In && I->getFunction() != In))
+  SmallPtrSet<const Value *, 16> Addresses{Object};
+  SmallVector<Instruction *, 16> Users;
+  collectAccesses(Object, Users, In, [&](Instruction &Address) {
+    Addresses.insert(&Address);
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(&Address))
+      if (!GEP->getSourceElementType()->isIntegerTy(8))
+        Records.push_back(GEP->getSourceElementType());
+  });
+  for (Instruction *I : Users) {
+    // Storing the pointer itself (a std::vector keeping its buffer) is no
+    // access of the memory it points to.
+    if (auto *Store = dyn_cast<StoreInst>(I))
+      if (!Addresses.contains(Store->getPointerOperand()))
         continue;
-      // Storing the pointer itself (a std::vector keeping its buffer) is
-      // no access of the memory it points to.
-      if (isa<StoreInst>(I) && U.getOperandNo() == 0)
-        continue;
-      if (auto *GEP = dyn_cast<GetElementPtrInst>(I)) {
-        Type *Source = GEP->getSourceElementType();
-        if (!Source->isIntegerTy(8))
-          Records.push_back(Source);
-        Stack.push_back(I);
-      } else if (isa<PHINode>(I) || isa<SelectInst>(I) ||
-                 isa<AddrSpaceCastInst>(I)) {
-        Stack.push_back(I);
-      } else {
-        Accesses.push_back(I);
-      }
-    }
+    Accesses.push_back(I);
   }
 }
 
@@ -476,21 +467,20 @@ std::optional<ByteLayout> rotate(const ByteLayout &Layout, uint64_t Phase) {
   return Rotated;
 }
 
-/// Whether \p Access is an integer load copied by its store (or that
-/// store): bytes moved whatever they are.
-bool isIntegerMove(const Instruction &Access) {
-  const Value *Loaded = &Access;
-  if (auto *Store = dyn_cast<StoreInst>(&Access))
-    Loaded = Store->getValueOperand();
-  auto *Load = dyn_cast<LoadInst>(Loaded);
-  return Load && Load->getType()->isIntegerTy() &&
-         all_of(Load->users(), [Load](const User *U) {
-           auto *Store = dyn_cast<StoreInst>(U);
-           return Store && Store->getValueOperand() == Load;
-         });
-}
-
 } // namespace
+
+ByteLayout
+ByteLayout::fromFields(LLVMContext &Ctx, uint64_t Stride,
+                       ArrayRef<std::pair<uint64_t, unsigned>> FloatBits,
+                       ArrayRef<uint64_t> Pointers) {
+  ByteLayout Layout;
+  Layout.Stride = Stride;
+  for (auto [Offset, Bits] : FloatBits)
+    Layout.Floats.push_back(
+        {Offset, Bits == 32 ? Type::getFloatTy(Ctx) : Type::getDoubleTy(Ctx)});
+  Layout.Pointers.assign(Pointers.begin(), Pointers.end());
+  return Layout;
+}
 
 static constexpr const char *RecordLayoutKind = "slope.record";
 
@@ -588,7 +578,7 @@ std::optional<ByteLayout> copiedByteLayout(Value *Dest, Value *Source,
     return std::nullopt;
   SmallVector<const Value *, 32> Pointers{Dest, Source};
   for (const Instruction *Access : Accesses)
-    if (!isIntegerMove(*Access))
+    if (!isIntegerCopy(*Access))
       if (const Value *Pointer = getLoadStorePointerOperand(Access))
         Pointers.push_back(Pointer);
   RecordPhases Phases(Objects, Layout->Stride, DL);
@@ -596,7 +586,7 @@ std::optional<ByteLayout> copiedByteLayout(Value *Dest, Value *Source,
     return std::nullopt;
   for (const Instruction *Access : Accesses) {
     const Value *Pointer = getLoadStorePointerOperand(Access);
-    if (!Pointer || isIntegerMove(*Access))
+    if (!Pointer || isIntegerCopy(*Access))
       continue;
     std::optional<uint64_t> Phase = Phases.of(Pointer);
     if (!Phase || !agrees(*Access, *Phase, *Layout, DL))

@@ -29,6 +29,7 @@
 
 namespace llvm {
 class DataLayout;
+class LLVMContext;
 class Instruction;
 class Value;
 } // namespace llvm
@@ -54,6 +55,14 @@ struct ByteLayout {
   bool holdsPlainData(uint64_t Offset, uint64_t Size) const;
   /// A name for helper functions specialised to this layout.
   std::string key() const;
+
+  /// The layout of a record of \p Stride bytes with floating-point fields
+  /// of the given (offset, bits) -- 32 or 64 -- and pointer fields, as the
+  /// front end reports them.
+  static ByteLayout
+  fromFields(llvm::LLVMContext &Ctx, uint64_t Stride,
+             llvm::ArrayRef<std::pair<uint64_t, unsigned>> FloatBits,
+             llvm::ArrayRef<uint64_t> Pointers);
 };
 
 /// Records on \p Copy the layout of the elements its pointers point to,

@@ -12,9 +12,7 @@ using namespace llvm;
 
 namespace slope {
 
-/// An integer load whose every user stores it, or the store of such a
-/// load: bytes moved from one place to another.
-static bool isIntegerCopy(const Instruction &I) {
+bool isIntegerCopy(const Instruction &I) {
   auto IsCopiedLoad = [](const Value *V) {
     const auto *Load = dyn_cast<LoadInst>(V);
     return Load && Load->getType()->isIntegerTy() && !Load->user_empty() &&

@@ -18,10 +18,15 @@
 
 namespace llvm {
 class CallBase;
+class Instruction;
 class StoreInst;
 } // namespace llvm
 
 namespace slope {
+
+/// An integer load whose every user stores it, or the store of such a
+/// load: bytes moved from one place to another, of whatever type.
+bool isIntegerCopy(const llvm::Instruction &I);
 
 /// The one floating-point type stored in the objects \p Pointers point
 /// into; null when there are several, or other data besides, or nothing

@@ -1,5 +1,6 @@
 //===- HeapShadows.cpp ----------------------------------------------------===//
 #include "HeapShadows.h"
+#include "CopyAdjoints.h"
 #include "LibC.h"
 
 #include "llvm/IR/Module.h"
@@ -164,39 +165,16 @@ void returnReallocatedAdjoints(IRBuilderBase &B, Value *Old, Value *New,
         H.SetInsertPoint(Prepare);
         Value *Common = H.CreateBinaryIntrinsic(
             Intrinsic::umin, sizeOf(H, OldShadow), sizeOf(H, NewShadow));
-        accumulateElements(H, Element, OldShadow, NewShadow, Common,
-                           /*ClearFrom=*/false);
+        // Old += New over the common prefix, as the reverse of a copy.
+        H.CreateCall(transferAdjointFunction(M, elementArrayLayout(Element),
+                                             /*Overlap=*/false),
+                     {NewShadow, OldShadow, Common});
         H.CreateBr(Done);
         H.SetInsertPoint(Done);
         H.CreateCall(freeFunction(M), {NewShadow});
         H.CreateRetVoid();
       });
   B.CreateCall(Adjoint, {Old, New});
-}
-
-void accumulateElements(IRBuilderBase &B, Type *Element, Value *To, Value *From,
-                        Value *Bytes, bool ClearFrom) {
-  LLVMContext &Ctx = B.getContext();
-  Function *F = B.GetInsertBlock()->getParent();
-  BasicBlock *Before = B.GetInsertBlock();
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "accumulate", F);
-  BasicBlock *After = BasicBlock::Create(Ctx, "accumulated", F);
-  uint64_t Size = Element->getPrimitiveSizeInBits() / 8;
-  Value *Count = B.CreateUDiv(Bytes, B.getInt64(Size));
-  B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), After, Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *Index = B.CreatePHI(B.getInt64Ty(), 2);
-  Index->addIncoming(B.getInt64(0), Before);
-  Value *FromAt = B.CreateGEP(Element, From, Index);
-  Value *Adjoint = B.CreateLoad(Element, FromAt);
-  if (ClearFrom)
-    B.CreateStore(Constant::getNullValue(Element), FromAt);
-  Value *ToAt = B.CreateGEP(Element, To, Index);
-  B.CreateStore(B.CreateFAdd(B.CreateLoad(Element, ToAt), Adjoint), ToAt);
-  Value *Next = B.CreateAdd(Index, B.getInt64(1));
-  Index->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpEQ(Next, Count), After, Loop);
-  B.SetInsertPoint(After);
 }
 
 } // namespace slope

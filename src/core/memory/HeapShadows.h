@@ -32,13 +32,6 @@ llvm::Value *reallocateHeapShadow(llvm::IRBuilderBase &B, llvm::Value *Old,
 void returnReallocatedAdjoints(llvm::IRBuilderBase &B, llvm::Value *Old,
                                llvm::Value *New, llvm::Type *Element);
 
-/// Emits To[i] += From[i] over \p Bytes bytes of \p Element data (setting
-/// From[i] to zero first when \p ClearFrom), as a loop; B continues after
-/// it.
-void accumulateElements(llvm::IRBuilderBase &B, llvm::Type *Element,
-                        llvm::Value *To, llvm::Value *From, llvm::Value *Bytes,
-                        bool ClearFrom);
-
 } // namespace slope
 
 #endif
