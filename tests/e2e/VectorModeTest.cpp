@@ -470,3 +470,55 @@ TEST(VectorMode, ScalarReferencesAndConstantObjects) {
 } // namespace
 
 SLOPE_CUSTOM_DERIVATIVE(amplified, amplifiedForward, amplifiedPullback);
+
+// A container passed in that grows, with one shadow per lane: each lane's
+// shadow gets its own new storage (forward: the final size and every
+// tangent; reverse: the entry storage back, holding that lane's gradient).
+double appendedScaled(std::vector<double> &v, const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    v.push_back(std::sin(x[i]) * v[0]);
+  double s = 0;
+  for (double e : v)
+    s += e * e;
+  return s;
+}
+
+TEST(VectorMode, ContainerThatGrowsInEveryLane) {
+  const int N = 3;
+  const std::vector<double> X = {0.1, 0.2, 0.3}, Entries = {0.5, 0.7};
+  auto value = [&](const double *E, const double *XS) {
+    std::vector<double> v(E, E + 2);
+    return appendedScaled(v, XS, N);
+  };
+  std::vector<double> RefV = check::arrayDifferences(
+      [&](const double *E) { return value(E, X.data()); }, Entries.data(), 2);
+  std::vector<double> RefX = check::arrayDifferences(
+      [&](const double *XS) { return value(Entries.data(), XS); }, X.data(),
+      N);
+  std::vector<double> V = Entries, D0(2), D1(2);
+  std::vector<double> DX0(N), DX1(N);
+  slope::grad<appendedScaled>(
+      slope::dup(V, slope::lanes(&D0, &D1)),
+      slope::dup(X.data(), slope::lanes(DX0.data(), DX1.data())), N);
+  ASSERT_EQ(D0.size(), 2u);
+  ASSERT_EQ(D1.size(), 2u);
+  for (int J = 0; J < 2; ++J) {
+    EXPECT_TRUE(check::near(D0[J], RefV[J], 1e-6, 1e-9)) << J;
+    EXPECT_TRUE(check::near(D1[J], RefV[J], 1e-6, 1e-9)) << J;
+  }
+  for (int I = 0; I < N; ++I)
+    EXPECT_TRUE(check::near(DX1[I], RefX[I], 1e-6, 1e-9)) << I;
+  std::vector<double> W = Entries, T0 = {1, 0}, T1 = {0, 1};
+  std::vector<double> TX0(N), TX1(N);
+  auto T = slope::derivative<appendedScaled>(
+      slope::dup(W, slope::lanes(&T0, &T1)),
+      slope::dup(X.data(), slope::lanes(TX0.data(), TX1.data())), N);
+  EXPECT_TRUE(check::near(T[0], RefV[0], 1e-6, 1e-9));
+  EXPECT_TRUE(check::near(T[1], RefV[1], 1e-6, 1e-9));
+  ASSERT_EQ(T0.size(), 2u + N);
+  ASSERT_EQ(T1.size(), 2u + N);
+  for (int I = 0; I < N; ++I) {
+    EXPECT_DOUBLE_EQ(T0[2 + I], std::sin(X[I])); // d(sin(x) v0) / dv0
+    EXPECT_DOUBLE_EQ(T1[2 + I], 0.0);
+  }
+}
