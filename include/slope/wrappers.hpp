@@ -206,6 +206,28 @@ SLOPE_HD DupLanes<const T, N> dup(const T &primal, Lanes<T *, N> shadows) {
   return result;
 }
 
+namespace detail {
+template <class T> struct IsLanes : std::false_type {};
+template <class T, std::size_t N>
+struct IsLanes<Lanes<T, N>> : std::true_type {};
+template <class T> using Bare = std::remove_cv_t<std::remove_reference_t<T>>;
+template <class T, class U>
+inline constexpr bool is_mismatched_shadow_v =
+    is_dup_object_v<Bare<T>> &&is_dup_object_v<Bare<U>> &&
+    !IsLanes<Bare<U>>::value && !std::is_same_v<Bare<T>, Bare<U>>;
+} // namespace detail
+
+/// A shadow object of another type than its primal: one message.
+template <class T, class U,
+          class = std::enable_if_t<detail::is_mismatched_shadow_v<T, U>>>
+SLOPE_HD constexpr Dup<detail::Bare<T>> dup(T &&, U &&) {
+  static_assert(!detail::is_mismatched_shadow_v<T, U>,
+                "slope: the shadow in slope::dup(x, dx) must have x's own "
+                "type (a std::vector<double> for a std::vector<double>, "
+                "writable)");
+  return {};
+}
+
 /// Lanes of shadow objects by value would be copies: one message.
 template <class T, class S, std::size_t N,
           class = std::enable_if_t<!std::is_pointer_v<std::decay_t<T>> &&
