@@ -7,13 +7,22 @@ using namespace llvm;
 
 namespace slope {
 
-std::optional<Allocation> asAllocation(const CallBase &Call,
-                                       const TargetLibraryInfo &TLI) {
+/// The C or C++ library function \p Call calls, if TLI knows it.
+static std::optional<LibFunc> libFuncOf(const CallBase &Call,
+                                        const TargetLibraryInfo &TLI) {
   const Function *Callee = Call.getCalledFunction();
   LibFunc Func;
   if (!Callee || !TLI.getLibFunc(*Callee, Func))
     return std::nullopt;
-  switch (Func) {
+  return Func;
+}
+
+std::optional<Allocation> asAllocation(const CallBase &Call,
+                                       const TargetLibraryInfo &TLI) {
+  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
+  if (!Func)
+    return std::nullopt;
+  switch (*Func) {
   case LibFunc_malloc:
   case LibFunc_Znwm:
   case LibFunc_Znam:
@@ -36,19 +45,16 @@ std::optional<Allocation> asAllocation(const CallBase &Call,
 
 std::optional<std::pair<Value *, Value *>>
 asReallocation(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func) || Func != LibFunc_realloc)
+  if (libFuncOf(Call, TLI) != LibFunc_realloc)
     return std::nullopt;
   return std::make_pair(Call.getArgOperand(0), Call.getArgOperand(1));
 }
 
 Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
+  if (!Func)
     return nullptr;
-  switch (Func) {
+  switch (*Func) {
   case LibFunc_free:
   case LibFunc_ZdlPv:
   case LibFunc_ZdaPv:
@@ -69,11 +75,10 @@ Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
 }
 
 Value *releasedSize(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
+  if (!Func)
     return nullptr;
-  switch (Func) {
+  switch (*Func) {
   case LibFunc_ZdlPvm:
   case LibFunc_ZdaPvm:
   case LibFunc_ZdlPvmSt11align_val_t:
@@ -86,11 +91,10 @@ Value *releasedSize(const CallBase &Call, const TargetLibraryInfo &TLI) {
 
 std::optional<Release> releaseOfAllocation(const CallBase &Call,
                                            const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
+  if (!Func)
     return std::nullopt;
-  switch (Func) {
+  switch (*Func) {
   case LibFunc_malloc:
   case LibFunc_calloc:
   case LibFunc_aligned_alloc:
@@ -114,11 +118,10 @@ std::optional<Release> releaseOfAllocation(const CallBase &Call,
 
 std::optional<Release> unsizedRelease(const CallBase &Call,
                                       const TargetLibraryInfo &TLI) {
-  const Function *Callee = Call.getCalledFunction();
-  LibFunc Func;
-  if (!Callee || !TLI.getLibFunc(*Callee, Func))
+  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
+  if (!Func)
     return std::nullopt;
-  switch (Func) {
+  switch (*Func) {
   case LibFunc_free:
     return Release{"free"};
   case LibFunc_ZdlPv:

@@ -5,6 +5,7 @@
 #include "DiffError.h"
 #include "HeapShadows.h"
 #include "MemoryTypes.h"
+#include "RunTimeStops.h"
 #include "SharedMemory.h"
 #include "Target.h"
 
@@ -214,7 +215,7 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
       targetFacts(*F.getParent()).ReportsAtRunTime) {
     IRBuilder<> Before(&Store);
     Before.CreateCall(
-        escapeReport(*F.getParent()),
+        runTimeStop(*F.getParent()),
         Before.CreateGlobalStringPtr(
             "slope: " + llvm::demangle(F.getName().split(".slope").first) +
                 ": memory allocated in the differentiated function "
@@ -236,29 +237,6 @@ bool ShadowMap::isCallerMemory(const Value *Pointer, unsigned Depth) const {
       return Depth > 4 || isCallerMemory(Load->getPointerOperand(), Depth + 1);
     return false;
   });
-}
-
-Function *ShadowMap::escapeReport(Module &M) {
-  const char *Name = "slope.escape.report";
-  if (Function *Existing = M.getFunction(Name))
-    return Existing;
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx);
-  auto *Report =
-      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), {Ptr}, false),
-                       GlobalValue::InternalLinkage, Name, M);
-  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Report));
-  FunctionCallee Print = M.getOrInsertFunction(
-      "dprintf", FunctionType::get(B.getInt32Ty(), {B.getInt32Ty(), Ptr},
-                                   /*isVarArg=*/true));
-  B.CreateCall(Print, {B.getInt32(2), B.CreateGlobalStringPtr("%s\n"),
-                       Report->getArg(0)});
-  B.CreateCall(
-      M.getOrInsertFunction("abort", FunctionType::get(B.getVoidTy(), false)));
-  B.CreateUnreachable();
-  Report->addFnAttr(Attribute::Cold);
-  Report->addFnAttr(Attribute::NoReturn);
-  return Report;
 }
 
 void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
@@ -291,52 +269,17 @@ void ShadowMap::checkNoSeedsReleased(CallBase &Call, Value *Released) {
                         }) ||
       !targetFacts(*F.getParent()).ReportsAtRunTime)
     return;
-  Module &M = *F.getParent();
-  LLVMContext &Ctx = M.getContext();
-  Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  Function *Check = M.getFunction("slope.seeds.check");
-  if (!Check) {
-    Check = Function::Create(
-        FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64, Ptr}, false),
-        GlobalValue::InternalLinkage, "slope.seeds.check", M);
-    auto *Entry = BasicBlock::Create(Ctx, "entry", Check);
-    auto *Loop = BasicBlock::Create(Ctx, "byte", Check);
-    auto *Report = BasicBlock::Create(Ctx, "seeded", Check);
-    auto *Next = BasicBlock::Create(Ctx, "next", Check);
-    auto *Done = BasicBlock::Create(Ctx, "done", Check);
-    IRBuilder<> B(Entry);
-    B.CreateCondBr(B.CreateICmpEQ(Check->getArg(1), B.getInt64(0)), Done, Loop);
-    B.SetInsertPoint(Loop);
-    PHINode *Index = B.CreatePHI(I64, 2);
-    Index->addIncoming(B.getInt64(0), Entry);
-    Value *Byte = B.CreateLoad(
-        B.getInt8Ty(), B.CreateGEP(B.getInt8Ty(), Check->getArg(0), Index));
-    B.CreateCondBr(B.CreateICmpNE(Byte, B.getInt8(0)), Report, Next);
-    B.SetInsertPoint(Report);
-    B.CreateCall(escapeReport(M), {Check->getArg(2)});
-    B.CreateUnreachable();
-    B.SetInsertPoint(Next);
-    Value *After = B.CreateAdd(Index, B.getInt64(1));
-    Index->addIncoming(After, Next);
-    B.CreateCondBr(B.CreateICmpEQ(After, Check->getArg(1)), Done, Loop);
-    B.SetInsertPoint(Done);
-    B.CreateRetVoid();
-  }
   IRBuilder<> B(&Call);
-  Value *Shadow = get(Released);
-  Value *Checked = B.CreateSelect(B.CreateIsNull(Shadow), B.getInt64(0),
-                                  B.CreateZExtOrTrunc(Bytes, I64));
-  B.CreateCall(
-      Check,
-      {Shadow, Checked,
-       B.CreateGlobalStringPtr(
-           "slope: " + llvm::demangle(F.getName().split(".slope").first) +
-               ": a container passed in grows into new storage, and its "
-               "shadow holds seeds: in reverse mode they would apply to its "
-               "elements as they were moved, not to its final ones. Pass it "
-               "with zero seeds (its gradient comes back in the shadow), or "
-               "size it before the call.",
-           "slope.seeds.message")});
+  emitZeroCheck(
+      B, get(Released), Bytes,
+      B.CreateGlobalStringPtr(
+          "slope: " + llvm::demangle(F.getName().split(".slope").first) +
+              ": a container passed in grows into new storage, and its "
+              "shadow holds seeds: in reverse mode they would apply to its "
+              "elements as they were moved, not to its final ones. Pass it "
+              "with zero seeds (its gradient comes back in the shadow), or "
+              "size it before the call.",
+          "slope.seeds.message"));
 }
 
 bool ShadowMap::releaseLikePrimal(CallBase &Call, Value *Released) {

@@ -85,8 +85,6 @@ private:
   void mirrorPointerStore(llvm::StoreInst &Store);
   /// Whether \p Pointer may point into memory the caller can see.
   bool isCallerMemory(const llvm::Value *Pointer, unsigned Depth) const;
-  /// void slope.escape.report(ptr message): prints it and aborts.
-  static llvm::Function *escapeReport(llvm::Module &M);
   void mirrorRelease(llvm::CallBase &Call, llvm::Value *Released);
   /// Whether \p Pointer's shadow is always a heap shadow made here (or
   /// null), so that it has a size header.

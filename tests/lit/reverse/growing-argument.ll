@@ -41,7 +41,7 @@ define void @caller(ptr %v, ptr %dv, ptr %out, ptr %tan) {
 ; CHECK-LABEL: define internal { double } @grow.slope.reverse.D(
 ; CHECK: %new.shadow = call {{.*}}ptr @_Znwm(i64 16)
 ; CHECK-NEXT: call void @llvm.memset.p0.i64(ptr {{.*}}%new.shadow, i8 0, i64 16
-; CHECK: call void @slope.seeds.check(ptr [[OLDSHADOW:%.*]], i64
+; CHECK: call void @slope.check.zero(ptr [[OLDSHADOW:%.*]], i64
 ; CHECK: call void @_ZdlPvm(ptr %old, i64 8)
 ; CHECK-NOT: @_ZdlPv(ptr [[OLDSHADOW]])
 ; CHECK: %shadow.overwritten = load ptr, ptr %v.shadow
