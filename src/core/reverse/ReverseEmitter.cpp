@@ -373,6 +373,7 @@ Expected<Function *> ReverseEmitter::run() {
     if (Error E = LaneShadows.back()->build())
       return std::move(E);
   }
+  markUnwrittenTwins();
   if (Error E = splitCalls())
     return std::move(E);
   // After the activity analysis: the copies are not part of the primal.
@@ -420,6 +421,21 @@ Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,
   if (!Derivative)
     Emitter.discard();
   return Derivative;
+}
+
+void ReverseEmitter::markUnwrittenTwins() {
+  // The shadow twin of a pointer load no later write changes is unchanged
+  // as well: shadow memory holds shadow pointers only where the primal
+  // writes pointers (mirrored stores, copies), and whatever the reverse
+  // sweep writes into it before the load's reversal (the restores of
+  // later pointer stores, the reverses of later copies and memsets) lies
+  // where a later primal write went -- never at a load proven unwritten.
+  SmallVector<LoadInst *, 32> Loads(Unwritten.begin(), Unwritten.end());
+  for (LoadInst *Load : Loads)
+    if (Load->getType()->isPointerTy() && Activity->isShadowed(Load))
+      for (auto &Lane : LaneShadows)
+        if (auto *Twin = dyn_cast<LoadInst>(Lane->get(Load)))
+          Unwritten.insert(Twin);
 }
 
 } // namespace slope

@@ -105,6 +105,8 @@ private:
     return primalValue(shadows().get(Pointer), B);
   }
   ShadowMap &shadows() { return *LaneShadows[Lane]; }
+  /// Adds the shadow twins of unwritten pointer loads to Unwritten.
+  void markUnwrittenTwins();
   void branchBack(llvm::BasicBlock &BB, llvm::IRBuilderBase &B);
   void moveAdjointsAlongEdge(llvm::BasicBlock &From, llvm::BasicBlock &To,
                              llvm::IRBuilderBase &B);
