@@ -278,7 +278,84 @@ double resizedAndInserted(std::vector<double> &v, double a) {
   return s;
 }
 
+// A struct of vectors stepped in time: the vectors' data pointers never
+// change (their shadows are loaded again in the reverse sweep) ...
+struct Fields {
+  std::vector<double> x, v;
+};
+double stepFields(Fields &f, int steps) {
+  std::size_t n = f.x.size();
+  for (int s = 0; s < steps; ++s) {
+    for (std::size_t i = 0; i < n; ++i)
+      f.v[i] += 0.1 * std::sin(f.x[i]);
+    for (std::size_t i = 0; i < n; ++i)
+      f.x[i] += 0.1 * f.v[i];
+  }
+  double r = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    r += (i + 1) * f.x[i] * f.v[i];
+  return r;
+}
+
+// ... or swap every step (double buffering): the shadows swap with them,
+// and the reverse sweep swaps them back.
+struct PingPong {
+  std::vector<double> cur, next;
+};
+double pingPong(PingPong &g, int steps) {
+  std::size_t n = g.cur.size();
+  for (int s = 0; s < steps; ++s) {
+    for (std::size_t i = 1; i + 1 < n; ++i)
+      g.next[i] =
+          0.25 * (g.cur[i - 1] + g.cur[i + 1]) + 0.5 * std::sin(g.cur[i]);
+    g.next[0] = g.cur[0];
+    g.next[n - 1] = g.cur[n - 1];
+    std::swap(g.cur, g.next);
+  }
+  double r = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    r += (i + 1) * g.cur[i];
+  return r;
+}
+
+/// Checks d result / d (the entry values of S's member First), both ways,
+/// for a struct S of two vectors.
+template <class S, double (*F)(S &, int), std::vector<double> S::*First>
+void checkTwoVectorState(const std::vector<double> &first,
+                         const std::vector<double> &second, int steps) {
+  const int n = int(first.size());
+  auto zeros = [n] {
+    return S{std::vector<double>(n, 0.0), std::vector<double>(n, 0.0)};
+  };
+  std::vector<double> fd = check::arrayDifferences(
+      [&](double *e, int m) {
+        S at{{e, e + m}, second};
+        return F(at, steps);
+      },
+      first.data(), n, n);
+  S state{first, second}, shadow = zeros();
+  slope::grad<F>(slope::dup(state, shadow), steps);
+  for (int i = 0; i < n; ++i)
+    EXPECT_TRUE(check::near((shadow.*First)[i], fd[i], 1e-7, 1e-9)) << i;
+  for (int i = 0; i < n; ++i) {
+    S at{first, second}, tangent = zeros();
+    (tangent.*First)[i] = 1.0;
+    double t = slope::derivative<F>(slope::dup(at, tangent), steps);
+    EXPECT_TRUE(check::near(t, fd[i], 1e-7, 1e-9)) << "forward " << i;
+  }
+}
+
 } // namespace
+
+TEST(Stl, StructOfVectorsStepped) {
+  checkTwoVectorState<Fields, stepFields, &Fields::x>({0.3, -0.2, 0.9, 0.4},
+                                                      {0.1, 0.0, -0.3, 0.2}, 5);
+}
+
+TEST(Stl, BuffersSwappedEachStep) {
+  checkTwoVectorState<PingPong, pingPong, &PingPong::cur>(
+      {0.3, -0.2, 0.9, 0.4, 0.7}, {0, 0, 0, 0, 0}, 3); // odd: swapped at the end
+}
 
 TEST(Stl, ArgumentResizedAndInsertedInto) {
   const std::vector<double> entries = {0.3, -0.5, 0.8};
