@@ -3,14 +3,15 @@
 // The tape planner: for every primal value the reverse sweep needs, this is
 // the one place that decides how it gets there. Legality and cost are kept
 // apart: each way below is legal only under the condition its predicate
-// proves, and among the legal ways the cheapest is taken.
+// proves, and among the legal ways the cheapest is taken (in this order).
 //
 //   Induction      start + step·c from the loop's reverse counter c
 //   Recompute      cheap arithmetic redone from its operands' values
 //   ShiftedLoad    a header phi carrying the previous iteration's load,
 //                  loaded again at its address in iteration c
+//   LoadAgain      a load no later write may change (LaterWrites.h), or
+//                  the shadow twin of such a pointer load
 //   LoopInvariant  a value from outside the loop, taped once per loop
-//   LoadAgain      a load no later write may change (LaterWrites.h)
 //   PreImage       a load whose only later writer is a bulk write whose
 //                  pre-image the reverse sweep puts back
 //   Tape           everything else: one entry per execution
@@ -122,10 +123,12 @@ ReverseEmitter::PrimalSource ReverseEmitter::planInLoop(Instruction &I) {
     return PrimalSource::Recompute;
   if (isShiftedLoadAvailable(I, 6))
     return PrimalSource::ShiftedLoad;
-  if (invariantLoopExit(I))
-    return PrimalSource::LoopInvariant;
+  // A load nothing later changes costs no tape at all, not even once per
+  // loop (a vector's data pointer loaded before an inner loop).
   if (isRepeatableLoad(I))
     return PrimalSource::LoadAgain;
+  if (invariantLoopExit(I))
+    return PrimalSource::LoopInvariant;
   if (isPreImageLoad(I))
     return PrimalSource::PreImage;
   return PrimalSource::Tape;
