@@ -81,3 +81,30 @@ TEST(SingularPoints, NonzeroSeedGivesTheTrueDerivative) {
 }
 
 } // namespace
+
+// hypot at the origin, reached by a value that a loop keeps at exactly
+// zero: the function is locally constant in x, but hypot's partials there
+// are 0/0, and NaN times the zero derivative behind them stays NaN. Slope
+// takes the norm's subgradient 0 at the origin (found by the fuzz
+// campaign, seed 624).
+double stuckAtOrigin(const double *x, double acc, int n) {
+  double row = 0;
+  for (int p = 0; p < n; ++p)
+    row += std::sin(
+        std::atan2(std::hypot(row, std::fmin(acc, row)), 1.0 + x[p] * x[p]));
+  return acc + 0.2 * row;
+}
+
+TEST(SingularPoints, HypotAtTheOriginGivesZero) {
+  double x[2] = {0.3, 0.5}, dx[2] = {};
+  double dacc = slope::grad<stuckAtOrigin>(slope::dup(x, dx), 0.4, 2);
+  EXPECT_EQ(dx[0], 0.0);
+  EXPECT_EQ(dx[1], 0.0);
+  EXPECT_EQ(dacc, 1.0);
+  double tx[2] = {1.0, 1.0};
+  EXPECT_EQ(slope::derivative<stuckAtOrigin>(slope::dup(x, tx), 0.4, 2), 0.0);
+  // Away from the origin hypot's partials are the usual ones.
+  EXPECT_DOUBLE_EQ(slope::grad<stuckAtOrigin>(slope::dup(x, dx), -0.4, 1),
+                   1.0 + 0.2 * std::cos(std::atan2(0.4, 1.09)) * (-1.0) * 1.09 /
+                             (0.16 + 1.09 * 1.09));
+}

@@ -59,6 +59,14 @@ Value *powerOfTwo(R r) {
 // x² + y², shared by atan2 and hypot.
 Value *sumOfSquares(R r) { return r.add(r.square(r.x(0)), r.square(r.x(1))); }
 
+// ∂ hypot(x, y) / ∂ operand K = operand / hypot, and 0 at the origin: a
+// subgradient of the norm there (x/h would be 0/0 = NaN, which a zero
+// derivative further back cannot cancel: NaN · 0 is NaN).
+Value *hypotPartial(R r, unsigned K) {
+  Value *AtOrigin = r.B.CreateFCmpOEQ(r.y(), r.c(0.0));
+  return r.B.CreateSelect(AtOrigin, r.c(0.0), r.div(r.x(K), r.y()));
+}
+
 const DerivativeRule Rules[] = {
     // IR instructions.
     {"fadd", 2, None, Instruction::FAdd, {one, one}, false},
@@ -136,8 +144,8 @@ const DerivativeRule Rules[] = {
      2,
      None,
      0,
-     {[](R r) { return r.div(r.x(0), r.y()); },
-      [](R r) { return r.div(r.x(1), r.y()); }},
+     {[](R r) { return hypotPartial(r, 0); },
+      [](R r) { return hypotPartial(r, 1); }},
      true},
 
     // Exponentials and logarithms.
