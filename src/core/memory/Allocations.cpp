@@ -7,6 +7,50 @@ using namespace llvm;
 
 namespace slope {
 
+namespace {
+/// Which allocator memory comes from; it decides how memory goes back.
+enum class Family { Malloc, New, NewArray };
+
+/// One allocation or release function of the C and C++ libraries, with the
+/// operands that hold its size and alignment (-1 where it takes none).
+struct HeapCall {
+  LibFunc Func;
+  bool Allocates; // else it releases its first operand
+  Family Of;
+  int SizeArg;
+  int AlignArg;
+};
+
+// clang-format off
+constexpr HeapCall HeapCalls[] = {
+    {LibFunc_malloc,                                true,  Family::Malloc,   0, -1},
+    {LibFunc_calloc,                                true,  Family::Malloc,  -1, -1},
+    {LibFunc_aligned_alloc,                         true,  Family::Malloc,   1,  0},
+    {LibFunc_Znwm,                                  true,  Family::New,      0, -1},
+    {LibFunc_ZnwmRKSt9nothrow_t,                    true,  Family::New,      0, -1},
+    {LibFunc_ZnwmSt11align_val_t,                   true,  Family::New,      0,  1},
+    {LibFunc_ZnwmSt11align_val_tRKSt9nothrow_t,     true,  Family::New,      0,  1},
+    {LibFunc_Znam,                                  true,  Family::NewArray, 0, -1},
+    {LibFunc_ZnamRKSt9nothrow_t,                    true,  Family::NewArray, 0, -1},
+    {LibFunc_ZnamSt11align_val_t,                   true,  Family::NewArray, 0,  1},
+    {LibFunc_ZnamSt11align_val_tRKSt9nothrow_t,     true,  Family::NewArray, 0,  1},
+    {LibFunc_free,                                  false, Family::Malloc,  -1, -1},
+    {LibFunc_ZdlPv,                                 false, Family::New,     -1, -1},
+    {LibFunc_ZdlPvRKSt9nothrow_t,                   false, Family::New,     -1, -1},
+    {LibFunc_ZdlPvm,                                false, Family::New,      1, -1},
+    {LibFunc_ZdlPvSt11align_val_t,                  false, Family::New,     -1,  1},
+    {LibFunc_ZdlPvSt11align_val_tRKSt9nothrow_t,    false, Family::New,     -1,  1},
+    {LibFunc_ZdlPvmSt11align_val_t,                 false, Family::New,      1,  2},
+    {LibFunc_ZdaPv,                                 false, Family::NewArray,-1, -1},
+    {LibFunc_ZdaPvRKSt9nothrow_t,                   false, Family::NewArray,-1, -1},
+    {LibFunc_ZdaPvm,                                false, Family::NewArray, 1, -1},
+    {LibFunc_ZdaPvSt11align_val_t,                  false, Family::NewArray,-1,  1},
+    {LibFunc_ZdaPvSt11align_val_tRKSt9nothrow_t,    false, Family::NewArray,-1,  1},
+    {LibFunc_ZdaPvmSt11align_val_t,                 false, Family::NewArray, 1,  2},
+};
+// clang-format on
+} // namespace
+
 /// The C or C++ library function \p Call calls, if TLI knows it.
 static std::optional<LibFunc> libFuncOf(const CallBase &Call,
                                         const TargetLibraryInfo &TLI) {
@@ -17,30 +61,29 @@ static std::optional<LibFunc> libFuncOf(const CallBase &Call,
   return Func;
 }
 
-std::optional<Allocation> asAllocation(const CallBase &Call,
-                                       const TargetLibraryInfo &TLI) {
+/// The HeapCalls row of \p Call, if it allocates (\p Allocates) or releases.
+static const HeapCall *
+heapCallOf(const CallBase &Call, const TargetLibraryInfo &TLI, bool Allocates) {
   std::optional<LibFunc> Func = libFuncOf(Call, TLI);
   if (!Func)
+    return nullptr;
+  for (const HeapCall &Row : HeapCalls)
+    if (Row.Func == *Func)
+      return Row.Allocates == Allocates ? &Row : nullptr;
+  return nullptr;
+}
+
+static Value *operandOrNull(const CallBase &Call, int Index) {
+  return Index < 0 ? nullptr : Call.getArgOperand(Index);
+}
+
+std::optional<Allocation> asAllocation(const CallBase &Call,
+                                       const TargetLibraryInfo &TLI) {
+  const HeapCall *Row = heapCallOf(Call, TLI, /*Allocates=*/true);
+  if (!Row)
     return std::nullopt;
-  switch (*Func) {
-  case LibFunc_malloc:
-  case LibFunc_Znwm:
-  case LibFunc_Znam:
-  case LibFunc_ZnwmRKSt9nothrow_t:
-  case LibFunc_ZnamRKSt9nothrow_t:
-    return Allocation{Call.getArgOperand(0), false};
-  case LibFunc_calloc:
-    return Allocation{nullptr, true};
-  case LibFunc_aligned_alloc:
-    return Allocation{Call.getArgOperand(1), false, Call.getArgOperand(0)};
-  case LibFunc_ZnwmSt11align_val_t:
-  case LibFunc_ZnamSt11align_val_t:
-  case LibFunc_ZnwmSt11align_val_tRKSt9nothrow_t:
-  case LibFunc_ZnamSt11align_val_tRKSt9nothrow_t:
-    return Allocation{Call.getArgOperand(0), false, Call.getArgOperand(1)};
-  default:
-    return std::nullopt;
-  }
+  Value *Size = operandOrNull(Call, Row->SizeArg);
+  return Allocation{Size, /*Zeroed=*/!Size, operandOrNull(Call, Row->AlignArg)};
 }
 
 std::optional<std::pair<Value *, Value *>>
@@ -51,100 +94,49 @@ asReallocation(const CallBase &Call, const TargetLibraryInfo &TLI) {
 }
 
 Value *releasedPointer(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
-  if (!Func)
-    return nullptr;
-  switch (*Func) {
-  case LibFunc_free:
-  case LibFunc_ZdlPv:
-  case LibFunc_ZdaPv:
-  case LibFunc_ZdlPvm:
-  case LibFunc_ZdaPvm:
-  case LibFunc_ZdlPvSt11align_val_t:
-  case LibFunc_ZdaPvSt11align_val_t:
-  case LibFunc_ZdlPvmSt11align_val_t:
-  case LibFunc_ZdaPvmSt11align_val_t:
-  case LibFunc_ZdlPvSt11align_val_tRKSt9nothrow_t:
-  case LibFunc_ZdaPvSt11align_val_tRKSt9nothrow_t:
-  case LibFunc_ZdlPvRKSt9nothrow_t:
-  case LibFunc_ZdaPvRKSt9nothrow_t:
-    return Call.getArgOperand(0);
-  default:
-    return nullptr;
-  }
+  return heapCallOf(Call, TLI, /*Allocates=*/false) ? Call.getArgOperand(0)
+                                                    : nullptr;
+}
+
+bool isRelease(const CallBase &Call, const TargetLibraryInfo &TLI) {
+  return releasedPointer(Call, TLI) != nullptr;
 }
 
 Value *releasedSize(const CallBase &Call, const TargetLibraryInfo &TLI) {
-  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
-  if (!Func)
-    return nullptr;
-  switch (*Func) {
-  case LibFunc_ZdlPvm:
-  case LibFunc_ZdaPvm:
-  case LibFunc_ZdlPvmSt11align_val_t:
-  case LibFunc_ZdaPvmSt11align_val_t:
-    return Call.getArgOperand(1);
-  default:
-    return nullptr;
+  const HeapCall *Row = heapCallOf(Call, TLI, /*Allocates=*/false);
+  return Row ? operandOrNull(Call, Row->SizeArg) : nullptr;
+}
+
+/// The unsized release of family \p Of, aligned when \p Alignment is set
+/// (malloc's family takes none: free releases aligned_alloc's memory).
+static Release releaseOfFamily(Family Of, Value *Alignment) {
+  switch (Of) {
+  case Family::Malloc:
+    return Release{"free"};
+  case Family::New:
+    return Alignment ? Release{"_ZdlPvSt11align_val_t", Alignment}
+                     : Release{"_ZdlPv"};
+  case Family::NewArray:
+    return Alignment ? Release{"_ZdaPvSt11align_val_t", Alignment}
+                     : Release{"_ZdaPv"};
   }
+  return Release{"free"};
 }
 
 std::optional<Release> releaseOfAllocation(const CallBase &Call,
                                            const TargetLibraryInfo &TLI) {
-  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
-  if (!Func)
+  const HeapCall *Row = heapCallOf(Call, TLI, /*Allocates=*/true);
+  if (!Row)
     return std::nullopt;
-  switch (*Func) {
-  case LibFunc_malloc:
-  case LibFunc_calloc:
-  case LibFunc_aligned_alloc:
-    return Release{"free"};
-  case LibFunc_Znwm:
-  case LibFunc_ZnwmRKSt9nothrow_t:
-    return Release{"_ZdlPv"};
-  case LibFunc_Znam:
-  case LibFunc_ZnamRKSt9nothrow_t:
-    return Release{"_ZdaPv"};
-  case LibFunc_ZnwmSt11align_val_t:
-  case LibFunc_ZnwmSt11align_val_tRKSt9nothrow_t:
-    return Release{"_ZdlPvSt11align_val_t", Call.getArgOperand(1)};
-  case LibFunc_ZnamSt11align_val_t:
-  case LibFunc_ZnamSt11align_val_tRKSt9nothrow_t:
-    return Release{"_ZdaPvSt11align_val_t", Call.getArgOperand(1)};
-  default:
-    return std::nullopt;
-  }
+  return releaseOfFamily(Row->Of, operandOrNull(Call, Row->AlignArg));
 }
 
 std::optional<Release> unsizedRelease(const CallBase &Call,
                                       const TargetLibraryInfo &TLI) {
-  std::optional<LibFunc> Func = libFuncOf(Call, TLI);
-  if (!Func)
+  const HeapCall *Row = heapCallOf(Call, TLI, /*Allocates=*/false);
+  if (!Row)
     return std::nullopt;
-  switch (*Func) {
-  case LibFunc_free:
-    return Release{"free"};
-  case LibFunc_ZdlPv:
-  case LibFunc_ZdlPvm:
-  case LibFunc_ZdlPvRKSt9nothrow_t:
-    return Release{"_ZdlPv"};
-  case LibFunc_ZdaPv:
-  case LibFunc_ZdaPvm:
-  case LibFunc_ZdaPvRKSt9nothrow_t:
-    return Release{"_ZdaPv"};
-  case LibFunc_ZdlPvSt11align_val_t:
-  case LibFunc_ZdlPvSt11align_val_tRKSt9nothrow_t:
-    return Release{"_ZdlPvSt11align_val_t", Call.getArgOperand(1)};
-  case LibFunc_ZdlPvmSt11align_val_t:
-    return Release{"_ZdlPvSt11align_val_t", Call.getArgOperand(2)};
-  case LibFunc_ZdaPvSt11align_val_t:
-  case LibFunc_ZdaPvSt11align_val_tRKSt9nothrow_t:
-    return Release{"_ZdaPvSt11align_val_t", Call.getArgOperand(1)};
-  case LibFunc_ZdaPvmSt11align_val_t:
-    return Release{"_ZdaPvSt11align_val_t", Call.getArgOperand(2)};
-  default:
-    return std::nullopt;
-  }
+  return releaseOfFamily(Row->Of, operandOrNull(Call, Row->AlignArg));
 }
 
 void emitRelease(IRBuilderBase &B, const Release &How, Value *Pointer) {

@@ -32,6 +32,9 @@ asReallocation(const llvm::CallBase &Call, const llvm::TargetLibraryInfo &TLI);
 llvm::Value *releasedPointer(const llvm::CallBase &Call,
                              const llvm::TargetLibraryInfo &TLI);
 
+/// Whether \p Call releases memory (releasedPointer's calls).
+bool isRelease(const llvm::CallBase &Call, const llvm::TargetLibraryInfo &TLI);
+
 /// The size a sized release call (delete(p, n)) gives, or null.
 llvm::Value *releasedSize(const llvm::CallBase &Call,
                           const llvm::TargetLibraryInfo &TLI);

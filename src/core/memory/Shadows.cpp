@@ -204,8 +204,8 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
         V->getType(), ShadowAddress, Store.getAlign(), "shadow.overwritten");
   B.CreateAlignedStore(Twin, ShadowAddress, Store.getAlign());
   // A heap shadow of Slope's allocator stored where the caller sees it
-  // (only a reallocation's can be: findPrimalAllocated gives the other
-  // allocations stored there the primal's allocator): the caller would
+  // (a reallocation's, or an allocation's whose way there findPrimalAllocated
+  // could not follow, through local memory): the caller would
   // free it wrongly. Stop there with a message rather than corrupt the
   // heap.
   SmallPtrSet<Value *, 8> Visiting;
@@ -219,9 +219,11 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
         Before.CreateGlobalStringPtr(
             "slope: " + llvm::demangle(F.getName().split(".slope").first) +
                 ": memory allocated in the differentiated function "
-                "by realloc is stored into memory passed in; Slope "
-                "cannot give its shadow to the caller. Allocate it "
-                "with malloc or new instead.",
+                "is stored into memory passed in, but Slope could not "
+                "follow it there (it was reallocated, or kept in local "
+                "memory on the way), so its shadow is not one the caller "
+                "can free. Allocate it with malloc or new and store it "
+                "directly.",
             "slope.escape.message"));
   }
 }
@@ -264,9 +266,7 @@ void ShadowMap::checkNoSeedsReleased(CallBase &Call, Value *Released) {
   // (Memory of pointers only has no seeds: its shadow holds pointers.)
   if (!Bytes || !originsOf(Released).CallerMemory ||
       holdsPointersOnly({Released},
-                        [&](const CallBase &C) {
-                          return releasedPointer(C, TLI) != nullptr;
-                        }) ||
+                        [&](const CallBase &C) { return isRelease(C, TLI); }) ||
       !targetFacts(*F.getParent()).ReportsAtRunTime)
     return;
   IRBuilder<> B(&Call);
@@ -282,20 +282,19 @@ void ShadowMap::checkNoSeedsReleased(CallBase &Call, Value *Released) {
           "slope.seeds.message"));
 }
 
-bool ShadowMap::releaseLikePrimal(CallBase &Call, Value *Released) {
+void ShadowMap::releaseLikePrimal(CallBase &Call, Value *Released) {
   Origins From = originsOf(Released);
   if (From.Other || (!From.CallerMemory && From.Allocations.empty()) ||
       !all_of(From.Allocations,
               [&](CallBase *A) { return PrimalAllocated.contains(A); }))
-    return false; // kept (a leak at worst, never a wrong free)
+    return; // kept (a leak at worst, never a wrong free)
   std::optional<Release> How = unsizedRelease(Call, TLI);
   if (!How)
-    return false;
+    return;
   // Unsized: the shadow of a caller's buffer may be larger than the
   // buffer (a container reserved for it).
   IRBuilder<> B(Call.getParent(), std::next(Call.getIterator()));
   emitRelease(B, *How, get(Released));
-  return true;
 }
 
 void ShadowMap::collectOrigins(Value *Pointer, Origins &Out,

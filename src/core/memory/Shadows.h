@@ -77,7 +77,7 @@ private:
   void findPrimalAllocated();
   /// Forward mode: releases the shadow of a pointer of the caller's (or of
   /// an allocation in findPrimalAllocated) as the primal releases it.
-  bool releaseLikePrimal(llvm::CallBase &Call, llvm::Value *Released);
+  void releaseLikePrimal(llvm::CallBase &Call, llvm::Value *Released);
   /// Reverse mode: stops at run time where the caller's storage is given
   /// up with seeds in its shadow.
   void checkNoSeedsReleased(llvm::CallBase &Call, llvm::Value *Released);

@@ -141,9 +141,8 @@ void ReverseEmitter::emitSetAdjoint(MemSetInst &Set, IRBuilderBase &B) {
   // Memory of records holding pointers (std::vector objects cleared after
   // they moved): the shadows of the pointers stay, the caller's shadow
   // objects among them.
-  if (holdsPointersOnly({Dest}, [&](const CallBase &Call) {
-        return releasedPointer(Call, TLI) != nullptr;
-      }))
+  if (holdsPointersOnly(
+          {Dest}, [&](const CallBase &Call) { return isRelease(Call, TLI); }))
     return;
   std::optional<ByteLayout> Layout =
       soleElementType({Dest}, Req.ArgElementTypes)
