@@ -2,6 +2,7 @@
 #include "DiffError.h"
 
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instruction.h"
@@ -16,7 +17,17 @@ char DiffError::ID = 0;
 DiffError::DiffError(std::string Message, const Instruction *At)
     : Message(std::move(Message)) {
   if (At)
-    Location = At->getDebugLoc();
+    Location = DebugLoc(userLocation(At->getDebugLoc().get()));
+}
+
+DILocation *userLocation(DILocation *Loc) {
+  auto InSlope = [](const DILocation *L) {
+    const DISubprogram *Sub = L->getScope()->getSubprogram();
+    return Sub && Sub->getLinkageName().starts_with("_ZN5slope");
+  };
+  while (Loc && InSlope(Loc) && Loc->getInlinedAt())
+    Loc = Loc->getInlinedAt();
+  return Loc;
 }
 
 /// The target inside the name of an adapter the API headers made for it

@@ -13,8 +13,9 @@
 #include <string>
 
 namespace llvm {
+class DILocation;
 class Instruction;
-}
+} // namespace llvm
 
 namespace slope {
 
@@ -38,6 +39,10 @@ private:
   std::string Message;
   llvm::DebugLoc Location;
 };
+
+/// The innermost of \p Loc's inlined frames outside Slope's headers
+/// (namespace slope): the statement the user wrote.
+llvm::DILocation *userLocation(llvm::DILocation *Loc);
 
 /// An error naming the instruction that could not be differentiated.
 llvm::Error unsupported(const llvm::Instruction &I, llvm::StringRef Why);

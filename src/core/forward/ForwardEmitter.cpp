@@ -70,7 +70,7 @@ private:
   /// per lane.
   Error emitCustomForward(CallBase &Call, const CustomRule &Rule);
   /// The same for a rule registered the way Enzyme registers them.
-  Error emitEnzymeRuleForward(CallBase &Call, Function &Rule);
+  Error emitEnzymeRuleForward(CallBase &Call, const CustomRule &Custom);
   /// A call that was not inlined becomes a call of the callee's forward
   /// derivative.
   Error emitCallForward(CallBase &Call);
@@ -181,7 +181,7 @@ Error ForwardEmitter::emitInstruction(Instruction &I) {
     if (Custom && Custom->Forward)
       return emitCustomForward(*Call, *Custom);
     if (Custom && Custom->EnzymeForward)
-      return emitEnzymeRuleForward(*Call, *Custom->EnzymeForward);
+      return emitEnzymeRuleForward(*Call, *Custom);
     bool Differentiable = isDifferentiableCall(*Call);
     if (Differentiable && Activity->isActive(Call) && !findRule(I))
       return emitCallForward(*Call);
@@ -298,8 +298,15 @@ Error ForwardEmitter::emitCustomForward(CallBase &Call,
   return Error::success();
 }
 
-Error ForwardEmitter::emitEnzymeRuleForward(CallBase &Call, Function &Rule) {
-  IRBuilder<> B(Call.getNextNode());
+Error ForwardEmitter::emitEnzymeRuleForward(CallBase &Call,
+                                            const CustomRule &Custom) {
+  Function &Rule = *Custom.EnzymeForward;
+  // A rule that runs instead of the call runs once, with one tangent.
+  if (Custom.ForwardRunsPrimal && Req.Width != 1)
+    return unsupported(Call, "vector mode (slope::lanes) through a call "
+                             "whose forward rule computes its effects (a "
+                             "checkpointed loop) is not supported yet");
+  IRBuilder<> B(Custom.ForwardRunsPrimal ? &Call : Call.getNextNode());
   Value *Primal = nullptr;
   for (Lane = 0; Lane < Req.Width; ++Lane) {
     SmallVector<Value *, 8> Companions;
@@ -320,6 +327,10 @@ Error ForwardEmitter::emitEnzymeRuleForward(CallBase &Call, Function &Rule) {
       Tangents[Lane][Primal ? Primal : &Call] = Result->Tangent;
   }
   Lane = 0;
+  if (Custom.ForwardRunsPrimal && !Primal && Call.getType()->isVoidTy()) {
+    Call.eraseFromParent();
+    return Error::success();
+  }
   if (Primal) { // the rule computed the result: the call goes
     replaceCall(Call, Primal);
     for (auto &LaneTangents : Tangents)

@@ -58,17 +58,22 @@ CustomRules::CustomRules(Module &M) {
     }
     if (GV.getSection() != ".slope.rules" || !GV.hasInitializer())
       continue;
-    auto *Entries = dyn_cast<ConstantArray>(GV.getInitializer());
-    if (!Entries || Entries->getNumOperands() != 3)
+    SmallVector<Function *, 3> Entry = listedFunctions(GV);
+    if (is_contained(Entry, nullptr))
       continue;
-    auto Entry = [&](unsigned I) {
-      return dyn_cast<Function>(
-          Entries->getOperand(I)->stripPointerCastsAndAliases());
-    };
-    Function *Target = Entry(0), *Forward = Entry(1), *Pullback = Entry(2);
-    if (Target && Forward && Pullback) {
-      Rules[Target].Forward = Forward;
-      Rules[Target].Pullback = Pullback;
+    if (Entry.size() == 3) {
+      Rules[Entry[0]].Forward = Entry[1];
+      Rules[Entry[0]].Pullback = Entry[2];
+    } else if (Entry.size() == 4) {
+      // {f, forward, augmented forward, reverse} in Enzyme's conventions
+      // (slope/checkpoint.hpp registers its loops this way).
+      CustomRule &Rule = Rules[Entry[0]];
+      Rule.EnzymeForward = Entry[1];
+      Rule.EnzymeAugmented = Entry[2];
+      Rule.EnzymeReverse = Entry[3];
+      Rule.ForwardRunsPrimal = true;
+    } else {
+      continue;
     }
     Globals.push_back(&GV);
   }

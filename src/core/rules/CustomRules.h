@@ -5,7 +5,9 @@
 //   forward(x..., companion..., R *value, R *tangent)
 //   pullback(x..., companion..., R adjoint, P *adjoint_out...)
 // where a companion is a scalar's tangent, a pointer's shadow, or an ignored
-// byte. SLOPE_INACTIVE functions are never differentiated.
+// byte. A global of four, {f, forward, augmented, reverse}, registers rules
+// in Enzyme's conventions (EnzymeRules.h) the same way. SLOPE_INACTIVE
+// functions are never differentiated.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SLOPE_CORE_CUSTOMRULES_H
@@ -28,6 +30,9 @@ struct CustomRule {
   llvm::Function *EnzymeForward = nullptr;
   llvm::Function *EnzymeAugmented = nullptr;
   llvm::Function *EnzymeReverse = nullptr;
+  /// The Enzyme-convention forward rule computes f's effects as well as
+  /// the tangents (four-entry registrations): it runs instead of f.
+  bool ForwardRunsPrimal = false;
 
   bool servesForward() const { return Forward || EnzymeForward; }
   bool servesReverse() const { return Pullback || EnzymeReverse; }

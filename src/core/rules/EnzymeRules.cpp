@@ -217,6 +217,8 @@ Expected<EnzymeForwardResult> emitEnzymeForward(IRBuilderBase &B,
   Expected<CallInst *> Result = callRule(B, Forward, Target, Args);
   if (!Result)
     return Result.takeError();
+  // Rules may carry debug info; calls to them need a location.
+  (*Result)->setDebugLoc(ruleCallLocation(Call));
   Type *ResultType = Call.getType();
   Type *Given = (*Result)->getType();
   if (ResultType->isVoidTy())
