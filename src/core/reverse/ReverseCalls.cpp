@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CallDerivatives.h"
+#include "CheckpointedLoops.h"
 #include "CustomRules.h"
 #include "DiffError.h"
 #include "EnzymeRules.h"
@@ -16,12 +17,25 @@
 #include "SplitDerivative.h"
 
 #include "llvm/Analysis/MemoryLocation.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 
 using namespace llvm;
 
 namespace slope {
+
+void ReverseEmitter::explainAtUserCall(Instruction &At, StringRef What) {
+  if (!Derivative->getContext().getDiagHandlerPtr()->isAnalysisRemarkEnabled(
+          "slope"))
+    return;
+  OptimizationRemarkEmitter ORE(Derivative);
+  ORE.emit(OptimizationRemarkAnalysis("slope", "Planned",
+                                      DebugLoc(userLocation(At.getDebugLoc())),
+                                      At.getParent())
+           << "in the reverse sweep of '" << sourceName(Derivative->getName())
+           << "' " << What);
+}
 
 Error ReverseEmitter::splitCalls() {
   SmallVector<CallBase *, 8> Calls;
@@ -50,6 +64,9 @@ Error ReverseEmitter::splitCalls() {
     DiffRequest CalleeReq =
         requestForCall(*Call, DiffMode::Reverse, *Activity, Req);
     const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+    if (isCheckpointedLoop(*Call))
+      if (std::optional<std::string> Why = notReExecutable(*Call))
+        return unsupported(*Call, *Why);
     Expected<SplitDerivative> Parts = Custom && Custom->EnzymeReverse
                                           ? enzymeSplit(*Custom, CalleeReq)
                                           : getSplitDerivative(CalleeReq);
@@ -66,6 +83,8 @@ Error ReverseEmitter::splitCalls() {
     CallInst *Augmented = B.CreateCall(Parts->Augmented, Args);
     Augmented->setDebugLoc(ruleCallLocation(*Call));
     Augmented->takeName(Call);
+    if (isCheckpointedLoop(*Call))
+      explainAtUserCall(*Augmented, checkpointedLoopCost(*Call));
     Value *Record = B.CreateLoad(B.getPtrTy(), RecordSlot, "record");
     Call->replaceAllUsesWith(Augmented);
     Activity->replaceValue(Call, Augmented);

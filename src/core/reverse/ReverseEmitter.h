@@ -211,6 +211,8 @@ private:
   void explainPlan(llvm::Instruction &I, PrimalSource Source);
   /// -Rpass-analysis=slope at \p At: "in the reverse sweep of F <What>".
   void explainControl(llvm::Instruction &At, llvm::StringRef What);
+  /// The same at the user's call that \p At was inlined from.
+  void explainAtUserCall(llvm::Instruction &At, llvm::StringRef What);
   /// \p Cheap, in verify mode checked against \p I read from the tape.
   llvm::Value *checkedAgainstTape(llvm::Value *Cheap, llvm::Instruction &I,
                                   llvm::StringRef How, llvm::IRBuilderBase &B);
