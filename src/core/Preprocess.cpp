@@ -4,6 +4,7 @@
 #include "Allocations.h"
 #include "CustomRules.h"
 #include "DynamicAllocas.h"
+#include "FloatRetyping.h"
 #include "LibraryRewrites.h"
 #include "Rules.h"
 #include "SeamCut.h"
@@ -182,7 +183,14 @@ void simplify(Function &F, bool ForDifferentiation) {
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
   // Slope differentiates scalars: vector values (a struct of two floats
   // is returned as <2 x float>; SROA forms vectors) become their elements.
+  // Shuffles of floating-point data done on integer vectors first become
+  // shuffles of the data's own type, and its loads and stores that type
+  // (FloatRetyping.h): scalarized as integers, the data would be lost.
   if (ForDifferentiation) {
+    FPM.addPass(InstCombinePass());
+    FPM.run(F, FAM);
+    retypeFloatData(F);
+    FPM = FunctionPassManager();
     ScalarizerPassOptions Options;
     Options.ScalarizeLoadStore = true;
     FPM.addPass(ScalarizerPass(Options));

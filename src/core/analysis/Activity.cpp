@@ -73,6 +73,7 @@ private:
   Error checkVariedUse(Instruction &I, const Use &U);
   void findUseful();
   Error checkIntegerCopies();
+  Error checkFloatsFromIntegers();
   /// An alloca or a call that allocates (not one that reallocates).
   bool isNewAllocation(Value &I) const;
   bool isAllocationToShadow(Value &I);
@@ -467,11 +468,51 @@ Error Analysis::checkIntegerCopies() {
   return Error::success();
 }
 
+/// Floating-point values bit cast from integers that were loaded from
+/// differentiated memory would carry no derivative. FloatRetyping.h turns
+/// the patterns it knows into floating-point loads and shuffles; any other
+/// is an error, not a silent zero.
+Error Analysis::checkFloatsFromIntegers() {
+  for (Instruction &I : instructions(F)) {
+    auto *Cast = dyn_cast<BitCastInst>(&I);
+    if (!Cast || !Cast->getType()->isFPOrFPVectorTy() ||
+        !Cast->getSrcTy()->isIntOrIntVectorTy())
+      continue;
+    SmallVector<Value *, 8> Pending{Cast->getOperand(0)};
+    SmallPtrSet<Value *, 16> Seen;
+    while (!Pending.empty() && Seen.size() < 256) {
+      auto *J = dyn_cast<Instruction>(Pending.pop_back_val());
+      if (!J || !Seen.insert(J).second)
+        continue;
+      if (auto *Load = dyn_cast<LoadInst>(J)) {
+        if (Shadowed.contains(Load->getPointerOperand()))
+          return unsupported(I, "floating-point data is moved as integers "
+                                "here (bits loaded from differentiated "
+                                "memory as an integer), and derivatives do "
+                                "not pass through integer operations");
+        continue;
+      }
+      bool MovesBits = isa<CastInst>(J) || isa<InsertElementInst>(J) ||
+                       isa<ExtractElementInst>(J) ||
+                       isa<ShuffleVectorInst>(J) || isa<PHINode>(J) ||
+                       isa<SelectInst>(J) || isa<FreezeInst>(J) ||
+                       isa<BinaryOperator>(J);
+      if (MovesBits)
+        for (Value *Op : J->operands())
+          if (Op->getType()->isIntOrIntVectorTy())
+            Pending.push_back(Op);
+    }
+  }
+  return Error::success();
+}
+
 Error Analysis::run(SmallPtrSetImpl<const Value *> &Active,
                     SmallPtrSetImpl<const Value *> &ShadowedOut) {
   if (Error E = findShadowedPointers())
     return E;
   if (Error E = checkIntegerCopies())
+    return E;
+  if (Error E = checkFloatsFromIntegers())
     return E;
   if (Error E = findVaried())
     return E;

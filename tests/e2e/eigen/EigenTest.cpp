@@ -38,6 +38,17 @@ double luSolve(const double *a, const double *b, int n) {
   return x.dot(x) + x.prod();
 }
 
+/// Past 20 rows + columns + depth Eigen multiplies blockwise: operands are
+/// packed into buffers and the right-hand side's doubles are broadcast by
+/// integer shuffles (SSE2). Both factors active, sizes not a multiple of
+/// the 4-column panels.
+double blockedProducts(const double *a, const double *b, int n) {
+  Eigen::Map<const Eigen::MatrixXd> A(a, n, n), B(b, n, n);
+  Eigen::MatrixXd C = A * B;
+  Eigen::MatrixXd D = B * C.array().tanh().matrix();
+  return 0.5 * D.squaredNorm();
+}
+
 /// Checks grad<F>(dup(a), dup(b), rest...) and forward mode along each
 /// input against central differences of F.
 template <auto F, class... Rest>
@@ -84,6 +95,11 @@ TEST(Eigen, FixedSizeProductsNormsReductions) {
 
 TEST(Eigen, DynamicLltLeastSquares) {
   checkTwoArrays<leastSquares>(wellConditioned(4), check::wave(4, 0.9), 4);
+}
+
+TEST(Eigen, BlockedProductsWithActiveFactors) {
+  checkTwoArrays<blockedProducts>(check::wave(13 * 13, 0.3),
+                                  check::wave(13 * 13, 0.4), 13);
 }
 
 TEST(Eigen, DynamicPartialPivLuSolve) {
