@@ -1,7 +1,7 @@
 // GPU execution test (needs a GPU and the CUDA toolkit; run.sh skips
 // cleanly otherwise): per-thread gradients of kernel bodies computed by
 // Slope on the device, against central differences of the primal kernels
-// also run on the device.
+// also run on the device, and forward mode against the reverse gradient.
 #include <slope/slope.hpp>
 
 #include <cuda_runtime.h>
@@ -30,6 +30,20 @@ __device__ void tile(const double *x, double *y, int n) {
   y[i] = t[(i + 1) % n] * t[i];
 }
 
+// A loop per thread (its tape on the device) through rsqrt and log2,
+// whose NVVM forms Slope has rules for.
+__device__ void series(const double *x, double *y, int n) {
+  int i = threadIdx.x;
+  if (i >= n)
+    return;
+  double s = x[i], acc = 0;
+  for (int k = 0; k < 8; ++k) {
+    s = 0.5 * s + rsqrt(1 + s * s);
+    acc += log2(1 + s * s) * x[(i + k) % n];
+  }
+  y[i] = acc;
+}
+
 template <void (*Body)(const double *, double *, int)>
 __global__ void primal(const double *x, double *y, int n) {
   Body(x, y, n);
@@ -39,6 +53,12 @@ template <void (*Body)(const double *, double *, int)>
 __global__ void gradient(const double *x, double *dx, double *y, double *dy,
                          int n) {
   slope::grad<Body>(slope::dup(x, dx), slope::dup(y, dy), n);
+}
+
+template <void (*Body)(const double *, double *, int)>
+__global__ void tangent(const double *x, double *tx, double *y, double *ty,
+                        int n) {
+  slope::derivative<Body>(slope::dup(x, tx), slope::dup(y, ty), n);
 }
 
 static int failures = 0;
@@ -82,6 +102,24 @@ static int check(const char *name) {
   gradient<Body><<<1, N>>>(dX, dXBar, dY, dYBar, N);
   CHECK_CUDA(cudaDeviceSynchronize());
   cudaMemcpy(grad.data(), dXBar, N * sizeof(double), cudaMemcpyDeviceToHost);
+  // Forward mode along all-ones: Σᵢ ẏᵢ = Σⱼ ∂(Σᵢ yᵢ)/∂xⱼ.
+  std::vector<double> ones(N, 1.0), tangents(N);
+  cudaMemcpy(dXBar, ones.data(), N * sizeof(double), cudaMemcpyHostToDevice);
+  cudaMemcpy(dYBar, zero.data(), N * sizeof(double), cudaMemcpyHostToDevice);
+  tangent<Body><<<1, N>>>(dX, dXBar, dY, dYBar, N);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  cudaMemcpy(tangents.data(), dYBar, N * sizeof(double),
+             cudaMemcpyDeviceToHost);
+  double forward = 0, reverse = 0;
+  for (int i = 0; i < N; ++i) {
+    forward += tangents[i];
+    reverse += grad[i];
+  }
+  if (std::fabs(forward - reverse) > 1e-9 * (1 + std::fabs(reverse))) {
+    std::printf("FAIL %s: forward %.12g vs reverse %.12g\n", name, forward,
+                reverse);
+    ++failures;
+  }
   for (int i = 0; i < N; ++i) {
     std::vector<double> plus = x, minus = x;
     double h = 1e-6;
@@ -104,7 +142,8 @@ static int check(const char *name) {
 }
 
 int main() {
-  if (check<stencil>("stencil") || check<tile>("shared tile"))
+  if (check<stencil>("stencil") || check<tile>("shared tile") ||
+      check<series>("per-thread loop"))
     return 1;
   std::printf(failures ? "FAILED\n" : "all gradients match\n");
   return failures ? 1 : 0;

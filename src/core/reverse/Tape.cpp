@@ -4,6 +4,7 @@
 #include "DiffError.h"
 #include "LibC.h"
 #include "TapeCache.h"
+#include "Target.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -144,8 +145,6 @@ Function *Tape::growFunction() {
                        GlobalValue::InternalLinkage, "slope.tape.grow", M);
   Grow->addFnAttr(Attribute::NoInline);
   Grow->addFnAttr(Attribute::Cold);
-  FunctionCallee Realloc = M.getOrInsertFunction(
-      "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
   BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Grow);
   BasicBlock *Fail = BasicBlock::Create(Ctx, "out.of.memory", Grow);
   BasicBlock *Done = BasicBlock::Create(Ctx, "done", Grow);
@@ -157,12 +156,25 @@ Function *Tape::growFunction() {
       Intrinsic::umax,
       B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed),
       B.getInt64(MinimumCapacity));
-  Value *NewBase = B.CreateCall(Realloc, {OldBase, NewCap});
+  bool HasRealloc = targetFacts(M).HasRealloc;
+  Value *NewBase;
+  if (HasRealloc) {
+    FunctionCallee Realloc = M.getOrInsertFunction(
+        "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
+    NewBase = B.CreateCall(Realloc, {OldBase, NewCap});
+  } else {
+    NewBase = callMalloc(B, NewCap);
+  }
   B.CreateCondBr(B.CreateIsNull(NewBase), Fail, Done);
   B.SetInsertPoint(Fail);
   B.CreateIntrinsic(Intrinsic::trap, {}, {});
   B.CreateUnreachable();
   B.SetInsertPoint(Done);
+  if (!HasRealloc) { // device code: malloc, copy, free
+    B.CreateMemCpy(NewBase, Align(FrameAlign), OldBase, Align(FrameAlign),
+                   OldCap);
+    callFree(B, OldBase);
+  }
   Value *R = B.CreateInsertValue(PoisonValue::get(Result), NewBase, 0);
   B.CreateRet(B.CreateInsertValue(R, NewCap, 1));
   return Grow;

@@ -16,6 +16,7 @@ TargetFacts targetFacts(const Module &M) {
   Facts.RunsCodeAtThreadExit =
       !Facts.GPU && T.isOSLinux() && T.isGNUEnvironment();
   Facts.ReportsAtRunTime = !Facts.GPU;
+  Facts.HasRealloc = !Facts.GPU;
   return Facts;
 }
 

@@ -23,6 +23,8 @@ struct TargetFacts {
   /// The C library can run code at thread exit (Linux with glibc): a
   /// thread may keep its tape buffer for its next gradient.
   bool RunsCodeAtThreadExit = false;
+  /// The C library has realloc (device code has malloc and free only).
+  bool HasRealloc = true;
   /// Generated code may print to stderr and abort (verify mode).
   bool ReportsAtRunTime = false;
 };
