@@ -86,6 +86,14 @@ bool addFields(QualType T, uint64_t Base, const ASTContext &Context,
   return true;
 }
 
+static bool inStandardLibrary(const Decl &D) {
+  for (const DeclContext *Context = D.getDeclContext(); Context;
+       Context = Context->getParent())
+    if (Context->isStdNamespace())
+      return true;
+  return false;
+}
+
 class CopyVisitor : public RecursiveASTVisitor<CopyVisitor> {
 public:
   CopyVisitor(ASTContext &Context, CopyLayouts &Out)
@@ -134,6 +142,7 @@ public:
     Layout.Size = Context.getTypeSizeInChars(Element).getQuantity();
     if (!Layout.Size || !addFields(Element, 0, Context, Layout))
       return true;
+    Layout.ElementAssignment = InStandardLibrary.back();
     const SourceManager &SM = Context.getSourceManager();
     PresumedLoc At = SM.getPresumedLoc(SM.getExpansionLoc(Call->getBeginLoc()));
     if (At.isInvalid())
@@ -154,7 +163,11 @@ private:
     if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext())
       return Traverse();
     Names.push_back(irNames(FD));
+    // libstdc++ turns std::copy, std::move and their kin of trivially
+    // copyable elements into memmove: there the copy assigns elements.
+    InStandardLibrary.push_back(inStandardLibrary(*FD));
     bool Result = Traverse();
+    InStandardLibrary.pop_back();
     Names.pop_back();
     return Result;
   }
@@ -186,6 +199,8 @@ private:
   std::unique_ptr<MangleContext> Mangler;
   /// IR names of the functions being traversed, innermost last.
   std::vector<std::vector<std::string>> Names;
+  /// Whether each of those functions is the standard library's.
+  std::vector<bool> InStandardLibrary;
 };
 
 } // namespace

@@ -169,6 +169,8 @@ bool markSourceCopies(Module &M) {
         markRecordLayout(
             *Copy, ByteLayout::fromFields(M.getContext(), Layout->Size,
                                           Layout->Floats, Layout->Pointers));
+        if (Layout->ElementAssignment)
+          markElementAssignment(*Copy);
         Changed = true;
       }
     }

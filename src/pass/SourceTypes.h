@@ -31,12 +31,18 @@ llvm::Type *sourcePointeeElementType(llvm::StringRef Target, unsigned Arg,
 /// One element of a copied range as the source types it: its size, and
 /// the byte offsets of its floating-point fields (with their type's bits)
 /// and pointer fields. Any other byte holds integers or padding.
+/// ElementAssignment: the copy stands for assignments of such elements (the
+/// standard library's std::copy and friends of trivially copyable types),
+/// so it writes only objects of the element type; a memcpy the user wrote
+/// may copy bytes into objects of any type.
 struct SourceRecordLayout {
   uint64_t Size = 0;
   std::vector<std::pair<uint64_t, unsigned>> Floats;
   std::vector<uint64_t> Pointers;
+  bool ElementAssignment = false;
   bool operator==(const SourceRecordLayout &O) const {
-    return Size == O.Size && Floats == O.Floats && Pointers == O.Pointers;
+    return Size == O.Size && Floats == O.Floats && Pointers == O.Pointers &&
+           ElementAssignment == O.ElementAssignment;
   }
 };
 

@@ -11,6 +11,7 @@
 #include <slope/slope.hpp>
 #include <slope/testing.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -238,6 +239,35 @@ double copyOfScatteredData(const double *x, double *y, int n) {
   return acc;
 }
 
+// Gathers through indices while std::copy writes the gathered values back:
+// a copy that assigns doubles cannot change the int indices (C++'s type
+// rules), so the reverse sweep may load them again.
+double gatherRounds(double *x, int *col, int n) {
+  double y[8];
+  for (int r = 0; r < 3; ++r) {
+    for (int i = 0; i < n; ++i)
+      y[i] = std::sin(x[col[i]]) * x[i] + 0.5;
+    std::copy(y, y + n, x);
+  }
+  return weightedSum(x, n);
+}
+
+// The same with a std::copy of ints that rotates the indices each round:
+// that copy does change them, and the index of each round must be taped.
+double gatherRoundsRotated(double *x, int *col, int n) {
+  double y[8];
+  int next[8];
+  for (int r = 0; r < 3; ++r) {
+    for (int i = 0; i < n; ++i)
+      y[i] = std::sin(x[col[i]]) * x[i] + 0.5;
+    std::copy(y, y + n, x);
+    for (int i = 0; i < n; ++i)
+      next[i] = col[(i + 1) % n];
+    std::copy(next, next + n, col);
+  }
+  return weightedSum(x, n);
+}
+
 /// F(x, ints, n) changes ints: reverse and forward mode against central
 /// differences, each evaluation with a fresh copy of \p Ints.
 template <auto F>
@@ -362,6 +392,15 @@ TEST(InPlace, GatherThroughAnIndexArrayTheLoopClears) {
 TEST(InPlace, ScatterThroughAnIndexArrayTheLoopRewrites) {
   expectGradientWithFreshInts<scatterThenRewrite>(inputs(6),
                                                   {3, 1, 4, 2, 5, 0});
+}
+
+TEST(InPlace, IndicesPastACopyOfDoubles) {
+  expectGradientWithFreshInts<gatherRounds>(inputs(6), {3, 1, 4, 2, 5, 0});
+}
+
+TEST(InPlace, IndicesACopyOfIntsRewrites) {
+  expectGradientWithFreshInts<gatherRoundsRotated>(inputs(6),
+                                                   {3, 1, 4, 2, 5, 0});
 }
 
 TEST(InPlace, TailRecursionOverAnArray) {

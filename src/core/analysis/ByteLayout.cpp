@@ -483,6 +483,28 @@ ByteLayout::fromFields(LLVMContext &Ctx, uint64_t Stride,
 }
 
 static constexpr const char *RecordLayoutKind = "slope.record";
+static constexpr const char *AssignsKind = "slope.assigns";
+
+bool copiesPlainData(const Instruction &Copy) {
+  std::optional<ByteLayout> Layout = markedRecordLayout(Copy);
+  return Layout && Layout->Floats.empty() && Layout->Pointers.empty();
+}
+
+void markElementAssignment(Instruction &Copy) {
+  Copy.setMetadata(AssignsKind, MDNode::get(Copy.getContext(), {}));
+}
+
+Type *assignedFloatType(const Instruction &Copy) {
+  if (!Copy.getMetadata(AssignsKind))
+    return nullptr;
+  std::optional<ByteLayout> Layout = markedRecordLayout(Copy);
+  if (!Layout || Layout->Floats.size() != 1 || !Layout->Pointers.empty() ||
+      Layout->Floats[0].first != 0)
+    return nullptr;
+  Type *Element = Layout->Floats[0].second;
+  return Element->getPrimitiveSizeInBits() == Layout->Stride * 8 ? Element
+                                                                 : nullptr;
+}
 
 void markRecordLayout(Instruction &Copy, const ByteLayout &Layout) {
   LLVMContext &Ctx = Copy.getContext();

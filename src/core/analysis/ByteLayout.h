@@ -72,6 +72,19 @@ void markRecordLayout(llvm::Instruction &Copy, const ByteLayout &Layout);
 /// The layout markRecordLayout left on \p Copy.
 std::optional<ByteLayout> markedRecordLayout(const llvm::Instruction &Copy);
 
+/// Whether the source types the elements \p Copy moves as integers only
+/// (no floating-point or pointer fields): nothing to differentiate.
+bool copiesPlainData(const llvm::Instruction &Copy);
+
+/// Records that \p Copy assigns elements of its record layout (the
+/// standard library's std::copy of trivially copyable types): it writes
+/// objects of those types only (`!slope.assigns`).
+void markElementAssignment(llvm::Instruction &Copy);
+
+/// The floating-point type a copy marked by markElementAssignment assigns,
+/// when its elements are exactly one such value; null otherwise.
+llvm::Type *assignedFloatType(const llvm::Instruction &Copy);
+
 /// The layout of the bytes a copy moves, starting at its first byte, from
 /// \p Dest to \p Source (each a pointer into the copied memory): both sides
 /// must agree. \p Copy is the transfer (for `!tbaa.struct`), may be null.

@@ -1,5 +1,6 @@
 //===- LaterWrites.cpp ----------------------------------------------------===//
 #include "LaterWrites.h"
+#include "ByteLayout.h"
 #include "Rules.h"
 #include "Target.h"
 
@@ -47,6 +48,26 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
   return true;
 }
 
+/// Clang's type-based alias tag for a whole `double` or `float` object, as
+/// \p Access carries it (a scalar tag of the old format), or null.
+static MDNode *floatScalarTag(const Instruction &Access) {
+  MDNode *Tag = Access.getMetadata(LLVMContext::MD_tbaa);
+  Type *Ty = getLoadStoreType(const_cast<Instruction *>(&Access));
+  if (!Tag || Tag->getNumOperands() < 3 ||
+      Tag->getOperand(0) != Tag->getOperand(1) ||
+      !(Ty->isDoubleTy() || Ty->isFloatTy()))
+    return nullptr;
+  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
+  auto *Scalar = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *Name = Scalar && Scalar->getNumOperands() > 0
+                   ? dyn_cast<MDString>(Scalar->getOperand(0))
+                   : nullptr;
+  if (!Offset || !Offset->isZero() || !Name ||
+      Name->getString() != (Ty->isDoubleTy() ? "double" : "float"))
+    return nullptr;
+  return Tag;
+}
+
 struct LaterWrites::Analyses {
   Analyses(Function &F, const TargetLibraryInfo &TLI)
       : F(F), DT(F), LI(DT), AC(F), Basic(F.getDataLayout(), F, TLI, AC, &DT),
@@ -64,15 +85,37 @@ struct LaterWrites::Analyses {
     Reducible = !containsIrreducibleCFG<const BasicBlock *>(RPO, LI);
     OtherThreadsWrite = targetFacts(*F.getParent()).OtherThreadsWrite;
     for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
+      for (Instruction &I : BB) {
         if (writesVisibleMemory(I))
           Writers.push_back(&I);
+        if (isa<LoadInst>(I) || isa<StoreInst>(I))
+          if (MDNode *Tag = floatScalarTag(I))
+            FloatTags.try_emplace(getLoadStoreType(&I), Tag);
+      }
+  }
+
+  /// Whether \p W is a copy that assigns floating-point elements (the
+  /// standard library's std::copy) and so, by the C++ type rules that
+  /// clang's alias tags state, cannot change \p Where: memory that holds
+  /// integers or pointers. The tag is the one clang gives the function's
+  /// own accesses of that type; without one (-fno-strict-aliasing, -O0)
+  /// nothing is concluded.
+  bool assignsOtherType(Instruction &W, const MemoryLocation &Where) {
+    auto *Copy = dyn_cast<MemTransferInst>(&W);
+    Type *Element = Copy ? assignedFloatType(*Copy) : nullptr;
+    MDNode *Tag = Element ? FloatTags.lookup(Element) : nullptr;
+    if (!Tag)
+      return false;
+    MemoryLocation Dest = MemoryLocation::getForDest(Copy);
+    Dest.AATags.TBAA = Tag;
+    return Batch.alias(Dest, Where) == AliasResult::NoAlias;
   }
 
   /// Whether \p W may run after \p At and change \p Where.
   bool changesLater(Instruction *W, Instruction &At,
                     const MemoryLocation &Where) {
     if (W == &At || !isModSet(Batch.getModRefInfo(W, Where)) ||
+        assignsOtherType(*W, Where) ||
         !isPotentiallyReachable(&At, W, nullptr, &DT, &LI))
       return false;
     auto *Load = dyn_cast<LoadInst>(&At);
@@ -135,6 +178,8 @@ struct LaterWrites::Analyses {
   bool OtherThreadsWrite = false;
   bool Reducible = true;
   SmallVector<Instruction *, 32> Writers;
+  /// Clang's alias tags of whole double and float objects, by type.
+  DenseMap<Type *, MDNode *> FloatTags;
 };
 
 LaterWrites::LaterWrites(Function &F, const TargetLibraryInfo &TLI)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Activity.h"
+#include "ByteLayout.h"
 #include "CallDerivatives.h"
 #include "CloneInto.h"
 #include "CustomRules.h"
@@ -400,7 +401,7 @@ Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
   bool SourceShadowed =
       Transfer && Activity->isShadowed(Transfer->getRawSource());
   if (!DestShadowed) {
-    if (SourceShadowed)
+    if (SourceShadowed && !copiesPlainData(I))
       return unsupported(I, "it copies differentiated data into memory "
                             "Slope does not track");
     return Error::success();

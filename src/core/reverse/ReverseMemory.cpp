@@ -196,7 +196,9 @@ Error ReverseEmitter::emitTransferAdjoint(MemTransferInst &Transfer,
   bool DestShadowed = Activity->isShadowed(DestPtr);
   bool SourceShadowed = Activity->isShadowed(SourcePtr);
   if (!DestShadowed) {
-    if (SourceShadowed)
+    // (Integers copied out of memory that also holds differentiated data
+    // carry no adjoint.)
+    if (SourceShadowed && !copiesPlainData(Transfer))
       return unsupported(Transfer, "it copies differentiated data into "
                                    "memory Slope does not track");
     return Error::success();
