@@ -239,6 +239,29 @@ double copyOfScatteredData(const double *x, double *y, int n) {
   return acc;
 }
 
+// Walks the array with a pointer (an induction of the reverse sweep, and
+// so is its shadow), each element updated from the one before it.
+double pointerWalk(double *x, int n) {
+  for (int round = 0; round < 2; ++round)
+    for (double *p = x + 1; p != x + n; ++p)
+      *p = *p * std::cos(p[-1]) + 0.1 * p[-1];
+  return weightedSum(x, n);
+}
+
+// Cross products of corners the loop then moves: the difference of
+// products is recomputed from the corners, which the products' partials
+// read anyway; the corners themselves change later and are taped.
+double crossProducts(double *x, int n) {
+  double total = 0;
+  for (int s = 0; s < 3; ++s)
+    for (int k = 0; k + 2 < n; ++k) {
+      double area = x[k] * x[k + 2] - x[k + 1] * x[k + 1];
+      x[k + 1] += 0.1 * std::sin(area);
+      total += area * area;
+    }
+  return total + weightedSum(x, n);
+}
+
 // Gathers through indices while std::copy writes the gathered values back:
 // a copy that assigns doubles cannot change the int indices (C++'s type
 // rules), so the reverse sweep may load them again.
@@ -392,6 +415,12 @@ TEST(InPlace, GatherThroughAnIndexArrayTheLoopClears) {
 TEST(InPlace, ScatterThroughAnIndexArrayTheLoopRewrites) {
   expectGradientWithFreshInts<scatterThenRewrite>(inputs(6),
                                                   {3, 1, 4, 2, 5, 0});
+}
+
+TEST(InPlace, PointerWalk) { expectGradientOnInputs<pointerWalk>(6, 6); }
+
+TEST(InPlace, CrossProductsOfCornersMovedLater) {
+  expectGradientOnInputs<crossProducts>(7, 7);
 }
 
 TEST(InPlace, IndicesPastACopyOfDoubles) {

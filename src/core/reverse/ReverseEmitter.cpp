@@ -378,6 +378,7 @@ Expected<Function *> ReverseEmitter::run() {
     return std::move(E);
   // After the activity analysis: the copies are not part of the primal.
   planPreImages(Writers.OnlyBulkWriter);
+  findValuesRulesRead();
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);
   for (BasicBlock *BB : RPO) {

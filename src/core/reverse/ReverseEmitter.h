@@ -173,6 +173,10 @@ private:
   llvm::SmallVector<std::unique_ptr<LoopState>, 4> Loops;
   llvm::DenseMap<llvm::BasicBlock *, LoopState *> LoopOfHeader;
   llvm::DenseMap<llvm::Value *, Induction> Inductions;
+  /// Header phis found not to be inductions.
+  llvm::SmallPtrSet<llvm::PHINode *, 8> NotInductions;
+  /// The induction \p I is (looked for on first use), or null.
+  const Induction *inductionOf(llvm::Instruction &I);
   /// A header phi that takes, in iteration c, the value its loop loaded in
   /// iteration c - 1 (GVN forwards a[i + 1] to the next iteration's a[i])
   /// and before the loop the load First: in iteration c it is the load at
@@ -220,6 +224,13 @@ private:
   /// taping it would: at most one operand needs its own entry per
   /// iteration. Address and integer arithmetic is always recomputed.
   bool recomputingSavesTape(llvm::Instruction &I);
+  /// (block, value): the derivative rules of the block's instructions read
+  /// the value in the block's reverse, whatever else needs it.
+  llvm::DenseSet<std::pair<const llvm::BasicBlock *, const llvm::Value *>>
+      ReadByRules;
+  /// Fills ReadByRules for the blocks in loops: each rule is applied once
+  /// into a scratch function and the primal values it asks for recorded.
+  void findValuesRulesRead();
   /// Whether the reverse sweep loads \p V again from memory no later
   /// write changes, or recomputes it, with no tape entry per iteration
   /// (looking \p Depth operands deep).

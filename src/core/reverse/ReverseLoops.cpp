@@ -23,6 +23,60 @@ using namespace llvm;
 
 namespace slope {
 
+/// The constant by which \p Next, the value \p Phi takes around the
+/// latch, steps it: an integer added, or bytes a pointer moves on.
+static std::optional<int64_t> constantStep(PHINode &Phi, Value &Next) {
+  if (Phi.getType()->isIntegerTy()) {
+    auto *Add = dyn_cast<BinaryOperator>(&Next);
+    if (!Add || Add->getOpcode() != Instruction::Add)
+      return std::nullopt;
+    Value *Other = Add->getOperand(0) == &Phi   ? Add->getOperand(1)
+                   : Add->getOperand(1) == &Phi ? Add->getOperand(0)
+                                                : nullptr;
+    if (auto *Step = dyn_cast_or_null<ConstantInt>(Other))
+      return Step->getSExtValue();
+    return std::nullopt;
+  }
+  auto *Gep = dyn_cast<GetElementPtrInst>(&Next);
+  if (!Phi.getType()->isPointerTy() || !Gep || Gep->getPointerOperand() != &Phi)
+    return std::nullopt;
+  const DataLayout &DL = Phi.getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(Phi.getType()), 0);
+  if (!Gep->accumulateConstantOffset(DL, Offset) ||
+      Offset.getSignificantBits() > 64)
+    return std::nullopt;
+  return Offset.getSExtValue();
+}
+
+const ReverseEmitter::Induction *ReverseEmitter::inductionOf(Instruction &I) {
+  if (auto It = Inductions.find(&I); It != Inductions.end())
+    return &It->second;
+  // Shadow phis appear after analyzeLoops: every header phi is looked at
+  // when first asked about.
+  auto *Phi = dyn_cast<PHINode>(&I);
+  LoopState *State = Phi ? LoopOfHeader.lookup(Phi->getParent()) : nullptr;
+  if (!State || Phi->getNumIncomingValues() != 2 ||
+      !NotInductions.insert(Phi).second)
+    return nullptr;
+  // start + step·i: a phi fed by a loop-invariant start and by itself
+  // plus a constant around the latch (for a pointer, a constant number of
+  // bytes further on).
+  int FromPreheader = Phi->getBasicBlockIndex(State->Preheader);
+  int FromLatch = Phi->getBasicBlockIndex(State->Latch);
+  if (FromPreheader < 0 || FromLatch < 0)
+    return nullptr;
+  Value *Start = Phi->getIncomingValue(FromPreheader);
+  auto *StartI = dyn_cast<Instruction>(Start);
+  if (StartI && State->Blocks.contains(StartI->getParent()))
+    return nullptr;
+  std::optional<int64_t> Step =
+      constantStep(*Phi, *Phi->getIncomingValue(FromLatch));
+  if (!Step)
+    return nullptr;
+  NotInductions.erase(Phi);
+  return &(Inductions[Phi] = {State, Start, *Step});
+}
+
 void ReverseEmitter::analyzeLoops() {
   DominatorTree DT(*Derivative);
   LoopInfo LI(DT);
@@ -56,23 +110,6 @@ void ReverseEmitter::analyzeLoops() {
     IRBuilder<> AtEntry(&Entry, Entry.getFirstInsertionPt());
     State->Counter = AtEntry.CreateAlloca(I64, nullptr, "reverse.iteration");
 
-    // start + step·i: a phi fed by a loop-invariant start and by itself
-    // plus a constant around the latch.
-    for (PHINode &Phi : Header->phis()) {
-      if (!Phi.getType()->isIntegerTy() || Phi.getNumIncomingValues() != 2)
-        continue;
-      Value *Start = Phi.getIncomingValueForBlock(Preheader);
-      auto *Add = dyn_cast<BinaryOperator>(Phi.getIncomingValueForBlock(Latch));
-      auto *StartI = dyn_cast<Instruction>(Start);
-      if (!Add || Add->getOpcode() != Instruction::Add ||
-          (StartI && L->contains(StartI)))
-        continue;
-      Value *Other = Add->getOperand(0) == &Phi   ? Add->getOperand(1)
-                     : Add->getOperand(1) == &Phi ? Add->getOperand(0)
-                                                  : nullptr;
-      if (auto *Step = dyn_cast_or_null<ConstantInt>(Other))
-        Inductions[&Phi] = {State.get(), Start, Step->getSExtValue()};
-    }
     Inductions[State->Iteration] = {State.get(), AtLatch.getInt64(0), 1};
     LoopOfHeader[Header] = State.get();
     Loops.push_back(std::move(State));
@@ -157,9 +194,13 @@ Value *ReverseEmitter::shiftedLoadValue(Instruction &I, IRBuilderBase &B) {
 }
 
 Value *ReverseEmitter::inductionValue(Instruction &I, IRBuilderBase &B) {
-  const Induction &IV = Inductions.find(&I)->second;
+  const Induction &IV = *inductionOf(I);
   Value *Count = B.CreateLoad(B.getInt64Ty(), IV.Loop->Counter);
   Type *Ty = I.getType();
+  if (Ty->isPointerTy())
+    return B.CreateGEP(B.getInt8Ty(), primalValue(IV.Start, B),
+                       B.CreateMul(Count, B.getInt64(IV.Step)),
+                       I.getName() + ".redo");
   Value *Scaled = B.CreateMul(B.CreateSExtOrTrunc(Count, Ty),
                               ConstantInt::get(Ty, IV.Step, true));
   return B.CreateAdd(primalValue(IV.Start, B), Scaled, I.getName() + ".redo");

@@ -25,6 +25,7 @@
 #include "DiffError.h"
 #include "ReverseEmitter.h"
 #include "ReverseVerify.h"
+#include "Rules.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -64,10 +65,9 @@ bool isCheapToRecompute(const Instruction &I) {
 // Legality.
 
 bool ReverseEmitter::isInductionHere(Instruction &I) {
-  auto It = Inductions.find(&I);
+  const Induction *IV = inductionOf(I);
   // The counter holds this loop's iteration only inside its reverse.
-  return It != Inductions.end() &&
-         It->second.Loop->Blocks.contains(CurrentPrimal);
+  return IV && IV->Loop->Blocks.contains(CurrentPrimal);
 }
 
 bool ReverseEmitter::isRepeatableLoad(Instruction &I) {
@@ -85,7 +85,7 @@ bool ReverseEmitter::isPreImageLoad(Instruction &I) {
 
 bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || !InLoop.contains(I->getParent()) || Inductions.count(I) ||
+  if (!I || !InLoop.contains(I->getParent()) || inductionOf(*I) ||
       invariantLoopExit(*I))
     return true;
   if (Depth == 0)
@@ -102,15 +102,55 @@ bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
 
 // Cost.
 
+void ReverseEmitter::findValuesRulesRead() {
+  LLVMContext &Ctx = Derivative->getContext();
+  Function *Scratch =
+      Function::Create(FunctionType::get(Type::getVoidTy(Ctx), false),
+                       GlobalValue::InternalLinkage, "slope.rule.reads",
+                       Derivative->getParent());
+  IRBuilder<> B(BasicBlock::Create(Ctx, "", Scratch));
+  for (BasicBlock *BB : InLoop)
+    for (Instruction &I : *BB) {
+      // The instructions whose reverse emitAdjoint takes from a rule.
+      if (!Activity->isActive(&I) || isa<PHINode>(I) || isa<LoadInst>(I) ||
+          isa<SelectInst>(I) || isa<CastInst>(I) || isa<FreezeInst>(I))
+        continue;
+      if (auto *Call = dyn_cast<CallBase>(&I);
+          Call &&
+          (customRuleOfCall(*Call, Req.Rules) || SplitCalls.count(Call)))
+        continue;
+      const DerivativeRule *Rule = findRule(I);
+      if (!Rule)
+        continue;
+      SmallVector<bool, 4> Wanted;
+      for (Use *U : differentiableOperands(I))
+        Wanted.push_back(Activity->isActive(U->get()));
+      auto Record = [&](Value *V) {
+        if (isa<Instruction>(V))
+          ReadByRules.insert({BB, V});
+        return V;
+      };
+      RuleOperands Ops(B, I, Record, /*WholeBlockAvailable=*/true);
+      SmallVector<Value *, 4> Contributions;
+      applyReverse(*Rule, Ops, PoisonValue::get(I.getType()), Wanted,
+                   Contributions);
+    }
+  Scratch->dropAllReferences();
+  Scratch->eraseFromParent();
+}
+
 bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
   if (!I.getType()->isFPOrFPVectorTy())
     return true;
-  // Cheap operands count as free whatever their own operands need.
+  // Cheap operands count as free whatever their own operands need, and
+  // so do operands this block's reverse reads anyway for a partial (the
+  // corners of a cell feed both a product's partials and a difference).
   SmallPtrSet<Value *, 4> Taped;
   for (Value *Op : I.operands()) {
     auto *OpI = dyn_cast<Instruction>(Op);
     if (OpI && !availableWithoutTape(OpI, /*Depth=*/0) &&
-        !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI))
+        !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI) &&
+        !ReadByRules.contains({CurrentPrimal, OpI}))
       Taped.insert(OpI);
   }
   return Taped.size() <= 1;
