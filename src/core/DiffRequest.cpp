@@ -39,6 +39,8 @@ std::string DiffRequest::derivativeName() const {
     Name += ".split";
   if (DisjointPointers)
     Name += ".disjoint";
+  if (ResultUnused)
+    Name += ".noresult";
   return Name + elementTypeSuffix();
 }
 

@@ -49,6 +49,10 @@ struct DiffRequest {
   /// are differentiated as noalias; fails unless the function reaches
   /// memory only through them (see DisjointParameters.h).
   bool DisjointPointers = false;
+  /// Reverse mode: the caller does not want the primal result (grad, not
+  /// value_and_grad). The derivative returns poison in its place, so what
+  /// only the result needed dies in the primal sweep.
+  bool ResultUnused = false;
 
   /// Parses a descriptor such as "AC"; false on an unknown character.
   static bool parseActivity(llvm::StringRef Descriptor,

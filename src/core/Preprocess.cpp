@@ -216,6 +216,15 @@ void simplify(Function &F, bool ForDifferentiation) {
   Loops.run(F, FAM);
 }
 
+void removeDeadCode(Function &F) {
+  FunctionAnalysisManager FAM;
+  PassBuilder PB;
+  PB.registerFunctionAnalyses(FAM);
+  FunctionPassManager FPM;
+  FPM.addPass(ADCEPass());
+  FPM.run(F, FAM);
+}
+
 Function *makeCallWrapper(Function &Target) {
   Function *Wrapper =
       Function::Create(Target.getFunctionType(), GlobalValue::InternalLinkage,

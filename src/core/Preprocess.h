@@ -30,6 +30,9 @@ llvm::Function *makeCallWrapper(llvm::Function &Target);
 /// LoopSimplify.
 void simplify(llvm::Function &F, bool ForDifferentiation = false);
 
+/// Aggressive dead code elimination alone (dead cycles of phis included).
+void removeDeadCode(llvm::Function &F);
+
 } // namespace slope
 
 #endif

@@ -289,6 +289,9 @@ Outcome processMarker(CallBase &Call, DiffMode Mode, const CustomRules &Rules,
   }
   DiffRequest &Req = Marker->Request;
   Req.Rules = &Rules;
+  Req.ResultUnused = Mode == DiffMode::Reverse &&
+                     !Req.Target->getReturnType()->isVoidTy() &&
+                     isa<ConstantPointerNull>(Marker->ResultOut);
   addSourceElementTypes(Req);
   Error Checked = checkShadows(*Marker);
   Expected<Function *> Derivative =

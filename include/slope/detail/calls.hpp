@@ -182,7 +182,9 @@ private:
               reinterpret_cast<const void *>(F),
               LaneDescriptor<Width,
                              Param<Mode::Reverse, Q, P, A>::marker...>::value,
-              result.address(), operand...);
+              // No address where the value is not wanted: the compiler
+              // then drops what only the value needed.
+              WithValue ? result.address() : nullptr, operand...);
         },
         operands);
     return gradResult<WithValue>(result, slots, Kinds{});
@@ -213,7 +215,7 @@ private:
       reverse_marker(
           reinterpret_cast<const void *>(F),
           Descriptor<Param<Mode::Reverse, Q, P, A>::marker...>::value,
-          result.address(),
+          WithValue ? result.address() : nullptr,
           Param<Mode::Reverse, Q, P, A>::primal(std::get<I>(held), args)...,
           Param<Mode::Reverse, Q, P, A>::reverseShadow(std::get<I>(held), args,
                                                        std::get<I>(slots))...,

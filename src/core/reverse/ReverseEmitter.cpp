@@ -178,7 +178,8 @@ void ReverseEmitter::rewriteReturn(ReturnInst &Ret) {
   IRBuilder<> B(&Ret);
   Value *V = Ret.getReturnValue();
   if (V) {
-    B.CreateStore(V, ResultSlot);
+    if (ResultSlot)
+      B.CreateStore(V, ResultSlot);
     Returned[Ret.getParent()] = V;
   }
   saveFinalMemory(B);
@@ -237,6 +238,8 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
     Wanted.push_back(Activity->isActive(U->get()));
   auto Available = [&](Value *V) { return primalValue(V, B); };
   RuleOperands Ops(B, I, Available, /*WholeBlockAvailable=*/true);
+  auto WithoutTape = [&](Value *V) { return freeForRuleOf(I, V); };
+  Ops.WithoutTape = WithoutTape;
   SmallVector<Value *, 4> Contributions;
   applyReverse(*Rule, Ops, Adjoint, Wanted, Contributions);
   for (auto [U, Contribution] : zip(Operands, Contributions))
@@ -266,9 +269,12 @@ void ReverseEmitter::emitFinalReturn(IRBuilderBase &B) {
   }
   Value *Result = UndefValue::get(RetTy);
   unsigned Field = 0;
-  if (ResultSlot)
-    Result = B.CreateInsertValue(
-        Result, B.CreateLoad(Primal.getReturnType(), ResultSlot), Field++);
+  if (Type *PrimalResult = Primal.getReturnType(); !PrimalResult->isVoidTy())
+    Result = B.CreateInsertValue(Result,
+                                 ResultSlot ? static_cast<Value *>(B.CreateLoad(
+                                                  PrimalResult, ResultSlot))
+                                            : PoisonValue::get(PrimalResult),
+                                 Field++);
   for (Lane = 0; Lane < Req.Width; ++Lane)
     for (unsigned I = 0; I < Req.Args.size(); ++I)
       if (Req.isActive(I)) {
@@ -389,7 +395,7 @@ Expected<Function *> ReverseEmitter::run() {
   for (BasicBlock *BB : reverse(PrimalBlocks))
     ReverseOf[BB] = BasicBlock::Create(Derivative->getContext(),
                                        BB->getName() + ".rev", Derivative);
-  if (!Primal.getReturnType()->isVoidTy())
+  if (!Primal.getReturnType()->isVoidTy() && !Req.ResultUnused)
     ResultSlot = entrySlot(Primal.getReturnType(), "result", nullptr);
   for (BasicBlock *BB : PrimalBlocks) {
     recordIncomingEdges(*BB);

@@ -225,12 +225,20 @@ private:
   /// iteration. Address and integer arithmetic is always recomputed.
   bool recomputingSavesTape(llvm::Instruction &I);
   /// (block, value): the derivative rules of the block's instructions read
-  /// the value in the block's reverse, whatever else needs it.
+  /// the value in the block's reverse, whatever else needs it; the rule of
+  /// the value itself (a quotient's, a root's) apart.
   llvm::DenseSet<std::pair<const llvm::BasicBlock *, const llvm::Value *>>
-      ReadByRules;
+      ReadByRules, ReadByOwnRule;
   /// Fills ReadByRules for the blocks in loops: each rule is applied once
   /// into a scratch function and the primal values it asks for recorded.
   void findValuesRulesRead();
+  /// Whether the reverse of the current block has \p V without a tape
+  /// entry of its own: available without tape, read by the block's rules
+  /// anyway, or cheap arithmetic of such values (\p Depth deep).
+  bool costsNoNewEntry(llvm::Value *V, unsigned Depth = 3);
+  /// What a rule of \p I may take as free: its operands when they cost no
+  /// new entry; its own result only when other rules read it too.
+  bool freeForRuleOf(llvm::Instruction &I, llvm::Value *V);
   /// Whether the reverse sweep loads \p V again from memory no later
   /// write changes, or recomputes it, with no tape entry per iteration
   /// (looking \p Depth operands deep).

@@ -3,8 +3,10 @@
 #include "CloneInto.h"
 #include "Differentiator.h"
 #include "Emitters.h"
+#include "Preprocess.h"
 #include "SeamCut.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -158,12 +160,19 @@ void removeSeams(Module &M) {
         replaceBySeed(*cast<CallInst>(U));
       F.eraseFromParent();
     }
+  // A seam keeps the primal result alive; without it, what only the
+  // result needed (a gradient that does not return it) is dead.
+  SetVector<Function *> Cut;
   for (Function &F : make_early_inc_range(M))
     if (F.getName().starts_with(SeamPrefix)) {
-      for (User *U : make_early_inc_range(F.users()))
+      for (User *U : make_early_inc_range(F.users())) {
+        Cut.insert(cast<Instruction>(U)->getFunction());
         cast<Instruction>(U)->eraseFromParent();
+      }
       F.eraseFromParent();
     }
+  for (Function *F : Cut)
+    removeDeadCode(*F);
 }
 
 } // namespace slope

@@ -109,7 +109,10 @@ void ReverseEmitter::findValuesRulesRead() {
                        GlobalValue::InternalLinkage, "slope.rule.reads",
                        Derivative->getParent());
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Scratch));
-  for (BasicBlock *BB : InLoop)
+  auto WithoutTape = [&](Value *V) { return availableWithoutTape(V); };
+  for (BasicBlock *BB : InLoop) {
+    // (Some ways to get a value hold only inside its block's reverse.)
+    CurrentPrimal = BB;
     for (Instruction &I : *BB) {
       // The instructions whose reverse emitAdjoint takes from a rule.
       if (!Activity->isActive(&I) || isa<PHINode>(I) || isa<LoadInst>(I) ||
@@ -127,16 +130,36 @@ void ReverseEmitter::findValuesRulesRead() {
         Wanted.push_back(Activity->isActive(U->get()));
       auto Record = [&](Value *V) {
         if (isa<Instruction>(V))
-          ReadByRules.insert({BB, V});
+          (V == &I ? ReadByOwnRule : ReadByRules).insert({BB, V});
         return V;
       };
       RuleOperands Ops(B, I, Record, /*WholeBlockAvailable=*/true);
+      Ops.WithoutTape = WithoutTape;
       SmallVector<Value *, 4> Contributions;
       applyReverse(*Rule, Ops, PoisonValue::get(I.getType()), Wanted,
                    Contributions);
     }
+  }
+  CurrentPrimal = nullptr;
   Scratch->dropAllReferences();
   Scratch->eraseFromParent();
+}
+
+bool ReverseEmitter::costsNoNewEntry(Value *V, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || availableWithoutTape(I) ||
+      ReadByRules.contains({CurrentPrimal, I}) ||
+      ReadByOwnRule.contains({CurrentPrimal, I}))
+    return true;
+  return Depth > 0 && isCheapToRecompute(*I) &&
+         all_of(I->operands(),
+                [&](Value *Op) { return costsNoNewEntry(Op, Depth - 1); });
+}
+
+bool ReverseEmitter::freeForRuleOf(Instruction &I, Value *V) {
+  if (V != &I)
+    return costsNoNewEntry(V);
+  return availableWithoutTape(V) || ReadByRules.contains({CurrentPrimal, V});
 }
 
 bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
@@ -150,7 +173,8 @@ bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
     auto *OpI = dyn_cast<Instruction>(Op);
     if (OpI && !availableWithoutTape(OpI, /*Depth=*/0) &&
         !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI) &&
-        !ReadByRules.contains({CurrentPrimal, OpI}))
+        !ReadByRules.contains({CurrentPrimal, OpI}) &&
+        !ReadByOwnRule.contains({CurrentPrimal, OpI}))
       Taped.insert(OpI);
   }
   return Taped.size() <= 1;

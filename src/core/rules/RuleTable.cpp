@@ -82,9 +82,17 @@ const DerivativeRule Rules[] = {
      None,
      Instruction::FDiv,
      // -y·(1/b) rather than -y/b: the reciprocal is shared with the first
-     // partial, one division instead of two.
+     // partial, one division instead of two. Where the reverse sweep would
+     // tape y but has a for free, y is taken as a·(1/b): a product
+     // instead of a tape entry (and the quotient may then die in the
+     // primal sweep of a gradient that does not return it).
      {[](R r) { return r.div(r.c(1.0), r.x(1)); },
-      [](R r) { return r.neg(r.mul(r.y(), r.div(r.c(1.0), r.x(1)))); }},
+      [](R r) {
+        Value *Reciprocal = r.div(r.c(1.0), r.x(1));
+        Value *Quotient =
+            r.prefersOperandToResult(0) ? r.mul(r.x(0), Reciprocal) : r.y();
+        return r.neg(r.mul(Quotient, Reciprocal));
+      }},
      true,
      // 1/b is finite for a normal divisor, but y·(1/b) = a/b² only for
      // |b| ≥ 1.

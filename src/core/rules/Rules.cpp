@@ -46,6 +46,13 @@ bool RuleOperands::avoidsSingularity(const DerivativeRule &Rule) const {
   return Known.isKnownNever(Rule.SingularAt);
 }
 
+bool RuleOperands::prefersOperandToResult(unsigned I) {
+  if (!WithoutTape || WithoutTape(&Primal))
+    return false;
+  const auto *Call = dyn_cast<CallBase>(&Primal);
+  return WithoutTape(Call ? Call->getArgOperand(I) : Primal.getOperand(I));
+}
+
 Value *RuleOperands::c(double V) { return ConstantFP::get(type(), V); }
 Value *RuleOperands::add(Value *A, Value *B2) { return B.CreateFAdd(A, B2); }
 Value *RuleOperands::sub(Value *A, Value *B2) { return B.CreateFSub(A, B2); }

@@ -60,6 +60,14 @@ public:
   /// known never to take a value of Rule.SingularAt.
   bool avoidsSingularity(const DerivativeRule &Rule) const;
 
+  /// In reverse mode, whether the values a partial may read (\p V) cost
+  /// the reverse sweep no tape entry: set by the reverse emitter.
+  llvm::function_ref<bool(llvm::Value *)> WithoutTape = nullptr;
+  /// Whether a partial that can be written with the result or with
+  /// operand \p I should use the operand: it costs no tape, the result
+  /// would (a quotient in a loop).
+  bool prefersOperandToResult(unsigned I);
+
 private:
   /// A call in Primal's block computing \p ID of Primal's first operand.
   llvm::Instruction *companionCall(llvm::Intrinsic::ID ID);

@@ -28,7 +28,7 @@ __global__ void plain(double *out, const double *in) { out[0] = wave(in[0]); }
 // libdevice calls reach Slope as calls (the rule of sin is used: the
 // derivative multiplies by __nv_cos, whose stand-in body is x·0.25), and
 // are inlined afterwards, like clang would have done.
-// CHECK-LABEL: define internal {{.*}} @_Z4waved.slope.reverse.A(
+// CHECK-LABEL: define internal {{.*}} @_Z4waved.slope.reverse.A.noresult(
 // CHECK: fmul double {{.*}}, 2.500000e-01
 // CHECK-NOT: call {{.*}}@__nv_
 // CHECK: ret

@@ -23,9 +23,9 @@ __global__ void kernel(double *out, const double *in, float *fo,
   fo[1] = slope::derivative<floats>(slope::dual(fi[0], 1.0f));
 }
 
-// CHECK-DAG: define internal {{.*}} @_Z7doublesdd.slope.reverse.AA(
+// CHECK-DAG: define internal {{.*}} @_Z7doublesdd.slope.reverse.AA.noresult(
 // CHECK-DAG: define internal {{.*}} @_Z7doublesdd.slope.forward.AC(
-// CHECK-DAG: define internal {{.*}} @_Z6floatsf.slope.reverse.A(
+// CHECK-DAG: define internal {{.*}} @_Z6floatsf.slope.reverse.A.noresult(
 // CHECK-DAG: define internal {{.*}} @_Z6floatsf.slope.forward.A(
 // The derivative of sin.approx.f is cos.approx.f; of cos.approx.ftz.f,
 // sin.approx.ftz.f; of __nv_sin, __nv_cos; of __nv_pow, __nv_pow and

@@ -37,7 +37,7 @@ define void @caller(double %x, ptr %dx, float %f, ptr %df) {
   ret void
 }
 
-; CHECK-LABEL: define internal { double, double } @roots.slope.reverse.A(
+; CHECK-LABEL: define internal { double, double } @roots.slope.reverse.A.noresult(
 ; sqrt: 0.5 · (1/√x) (a round-to-nearest division by the root), guarded.
 ; CHECK-DAG: [[OVER_ROOT:%.*]] = fdiv double 1.000000e+00, %s
 ; CHECK-DAG: fmul double [[OVER_ROOT]], 5.000000e-01
@@ -51,6 +51,6 @@ define void @caller(double %x, ptr %dx, float %f, ptr %df) {
 ; CHECK-DAG: fmul double %c, [[MINUS_C]]
 ; CHECK: ret { double, double }
 
-; CHECK-LABEL: define internal { float, float } @wave.slope.reverse.A(
+; CHECK-LABEL: define internal { float, float } @wave.slope.reverse.A.noresult(
 ; CHECK: call float @llvm.nvvm.cos.approx.ftz.f(float %x)
 ; CHECK: ret { float, float }

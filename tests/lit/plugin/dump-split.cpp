@@ -11,7 +11,7 @@ void use(const double *x, double *dx, int n) {
   slope::grad<sum>(slope::dup(x, dx), n);
 }
 
-// CHECK: slope: generated _Z3sumPKdi.slope.reverse.DI (sum(double const*, int))
+// CHECK: slope: generated _Z3sumPKdi.slope.reverse.DI.noresult (sum(double const*, int))
 // CHECK: call double @_Z3sumPKdi.slope.augmented.DI{{(\.e[a-z_]+)?}}(
 // CHECK: call {{.*}} @_Z3sumPKdi.slope.reverse_part.DI{{(\.e[a-z_]+)?}}(
 // CHECK: slope: generated _Z3sumPKdi.slope.augmented.DI{{(\.e[a-z_]+)?}} (sum(double const*, int))

@@ -14,8 +14,8 @@ double a(double x) { return slope::grad<f>(x); }
 double b(double x) { return slope::grad<f>(x + 1); }
 double c(double x) { return slope::derivative<f>(slope::dual(x, 1.0)); }
 
-// CHECK: slope: generated _Z1fd.slope.reverse.A (f(double))
+// CHECK: slope: generated _Z1fd.slope.reverse.A.noresult (f(double))
 // CHECK-NEXT: ; Function Attrs:
-// CHECK-NEXT: define internal { double, double } @_Z1fd.slope.reverse.A(
+// CHECK-NEXT: define internal { double, double } @_Z1fd.slope.reverse.A.noresult(
 // CHECK: slope: generated _Z1fd.slope.forward.A (f(double))
 // CHECK-NOT: slope: generated

@@ -41,8 +41,8 @@ void use(double *x, double *dx, double *y, double *dy, int n) {
   slope::grad<counted>(slope::dup(x, dx), slope::dup(y, dy), n);
 }
 
-// CHECK: slope: generated _Z7squaresPKdPdi.slope.reverse.DDI (squares(
-// CHECK: slope: generated _Z7squaresPKdPdi.slope.reverse.DDI.disjoint (squares(
-// CHECK-NOT: slope: generated _Z7countedPKdPdi.slope.reverse.DDI.disjoint
+// CHECK: slope: generated _Z7squaresPKdPdi.slope.reverse.DDI.noresult (squares(
+// CHECK: slope: generated _Z7squaresPKdPdi.slope.reverse.DDI.disjoint.noresult (squares(
+// CHECK-NOT: slope: generated _Z7countedPKdPdi.slope.reverse.DDI.disjoint.noresult
 
 // O0-NOT: .disjoint

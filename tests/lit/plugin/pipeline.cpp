@@ -22,7 +22,7 @@ double d(double x) { return slope::derivative<f>(slope::dual(x, 1.0), 2.0); }
 
 // CHECK-NOT: _ZN5slope6detail14reverse_marker
 // CHECK-NOT: _ZN5slope6detail14forward_marker
-// CHECK-DAG: define internal {{.*}} @_Z1fdd.slope.reverse.AC(
-// CHECK-DAG: define internal {{.*}} @_Z1fdd.slope.reverse.AA(
+// CHECK-DAG: define internal {{.*}} @_Z1fdd.slope.reverse.AC.noresult(
+// CHECK-DAG: define internal {{.*}} @_Z1fdd.slope.reverse.AA.noresult(
 // CHECK-DAG: define internal {{.*}} @_Z1fdd.slope.forward.AC(
 // CHECK-NOT: define internal {{.*}} @_Z1fdd.slope.

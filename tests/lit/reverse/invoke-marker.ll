@@ -17,7 +17,7 @@ declare void @_ZN5slope6detail14reverse_markerIJdPvEEEvPKvPKcS2_DpT_(ptr, ptr, p
 declare i32 @__gxx_personality_v0(...)
 
 ; CHECK-LABEL: define double @caller(
-; CHECK: [[R:%.*]] = invoke { double, double } @f.slope.reverse.A(double %x, double 1.000000e+00)
+; CHECK: [[R:%.*]] = invoke { double, double } @f.slope.reverse.A.noresult(double %x, double 1.000000e+00)
 ; CHECK-NEXT: to label %slope.results unwind label %handler
 ; CHECK: slope.results:
 ; CHECK: [[D:%.*]] = extractvalue { double, double } [[R]], 1

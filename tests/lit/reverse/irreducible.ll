@@ -44,7 +44,7 @@ define i32 @run() {
   ret i32 0
 }
 
-; CHECK-LABEL: define internal { double, double } @jump.slope.reverse.AI(
+; CHECK-LABEL: define internal { double, double } @jump.slope.reverse.AI.noresult(
 ; CHECK: irr.guard
 ; CHECK: ret { double, double }
 

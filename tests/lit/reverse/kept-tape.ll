@@ -35,7 +35,7 @@ define void @caller(double %x, i32 %n, ptr %dx) {
 
 ; CHECK: @slope.tape.kept = linkonce_odr hidden thread_local global { ptr, i64, i1 } zeroinitializer
 
-; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI(
+; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI.noresult(
 ; CHECK: [[KEPT:%.*]] = call {{.*}}ptr @llvm.threadlocal.address.p0(ptr {{.*}}@slope.tape.kept)
 ; CHECK: load ptr, ptr [[KEPT]]
 ; CHECK: store ptr null, ptr [[KEPT]]

@@ -30,7 +30,7 @@ define void @caller(double %x, i32 %n, ptr %dx) {
   ret void
 }
 
-; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI(double %x, i32 %n, double %seed)
+; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI.noresult(double %x, i32 %n, double %seed)
 ; Room for the whole loop is reserved before it starts: trip count × 8 bytes.
 ; CHECK: [[BYTES:%.*]] = shl nuw nsw i64 {{%.*}}, 3
 ; CHECK: call { ptr, i64 } @slope.tape.grow(

@@ -76,32 +76,32 @@ define void @caller(double %x, double %y, ptr %dx, ptr %dy, ptr %out, ptr %tan) 
   ret void
 }
 
-; CHECK-LABEL: define internal { double, double } @shifted.slope.reverse.A(
+; CHECK-LABEL: define internal { double, double } @shifted.slope.reverse.A.noresult(
 ; CHECK: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { double, double } @norm.slope.reverse.A(
+; CHECK-LABEL: define internal { double, double } @norm.slope.reverse.A.noresult(
 ; CHECK: fcmp oeq double %{{.*}}, 0.0
 ; CHECK: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { double, double } @softNorm.slope.reverse.A(
+; CHECK-LABEL: define internal { double, double } @softNorm.slope.reverse.A.noresult(
 ; CHECK-NOT: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { double, double, double } @ratio.slope.reverse.AA(
+; CHECK-LABEL: define internal { double, double, double } @ratio.slope.reverse.AA.noresult(
 ; CHECK: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { double, double, double } @tinyDivisor.slope.reverse.AA(
+; CHECK-LABEL: define internal { double, double, double } @tinyDivisor.slope.reverse.AA.noresult(
 ; CHECK: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { double, double, double } @damped.slope.reverse.AA(
+; CHECK-LABEL: define internal { double, double, double } @damped.slope.reverse.AA.noresult(
 ; CHECK-NOT: select
 ; CHECK: ret
 
-; CHECK-LABEL: define internal { float, float } @tiny.slope.reverse.A(
+; CHECK-LABEL: define internal { float, float } @tiny.slope.reverse.A.noresult(
 ; CHECK: select
 ; CHECK: ret
 

@@ -39,7 +39,7 @@ define void @caller(double %x, i64 %n, ptr %dx) {
   ret void
 }
 
-; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI(
+; CHECK-LABEL: define internal { double, double } @f.slope.reverse.AI.noresult(
 ; CHECK-NOT: store i64
 ; CHECK: ret { double, double }
 
