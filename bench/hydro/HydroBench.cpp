@@ -14,7 +14,9 @@
 
 #include <slope/slope.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -167,6 +169,13 @@ void measure(int Mesh, int Steps, int Repeats, bool Taped) {
   Domain Initial = hydro::makeDomain(Mesh, 11), D;
   double Primal = fastest(
       Repeats, [&] { D = Initial; }, [&] { Sink = hydro::simulate(D, Steps); });
+  // A tangled mesh would time NaN arithmetic, not the gradient.
+  if (!std::isfinite(Sink) || !std::all_of(D.area.begin(), D.area.end(),
+                                           [](double A) { return A > 0; })) {
+    std::printf("%dx%d x%d: the simulation went unstable (energy %g)\n", Mesh,
+                Mesh, Steps, Sink);
+    std::exit(1);
+  }
   D = Domain();
   size_t PrimalPeak = peakHeap([&] {
     Domain Copy = Initial;
