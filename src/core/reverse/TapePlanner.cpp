@@ -110,7 +110,12 @@ void ReverseEmitter::findValuesRulesRead() {
                        Derivative->getParent());
   IRBuilder<> B(BasicBlock::Create(Ctx, "", Scratch));
   auto WithoutTape = [&](Value *V) { return availableWithoutTape(V); };
-  for (BasicBlock *BB : InLoop) {
+  // In block order: the scratch code (and the declarations it adds) comes
+  // out the same on every compilation.
+  for (BasicBlock &Block : *Derivative) {
+    if (!InLoop.contains(&Block))
+      continue;
+    BasicBlock *BB = &Block;
     // (Some ways to get a value hold only inside its block's reverse.)
     CurrentPrimal = BB;
     for (Instruction &I : *BB) {
