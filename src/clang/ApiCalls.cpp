@@ -4,6 +4,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Mangle.h"
+#include "clang/AST/RecordLayout.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -225,7 +226,8 @@ class ApiCallVisitor : public RecursiveASTVisitor<ApiCallVisitor> {
 public:
   ApiCallVisitor(ASTContext &Context, SourceFacts &Facts)
       : Context(Context), Locations(Facts.Locations), Pointees(Facts.Pointees),
-        Inactive(Facts.Inactive), Mangler(Context.createMangleContext()) {}
+        VectorData(Facts.VectorData), Inactive(Facts.Inactive),
+        Mangler(Context.createMangleContext()) {}
 
   bool VisitVarDecl(VarDecl *Var) {
     if (const FunctionDecl *Target = customRuleTarget(Var))
@@ -369,7 +371,7 @@ private:
     };
     if (ObjectFirst && !CallableForm)
       check(Seeded, Context.getLValueReferenceType(
-                   Context.getRecordType(Method->getParent())));
+                        Context.getRecordType(Method->getParent())));
     for (unsigned I = 0; I < Body->getNumParams(); ++I)
       check(I + Offset, Body->getParamDecl(I)->getType());
   }
@@ -393,13 +395,47 @@ private:
   void recordPointees(const FunctionDecl *Target) {
     std::string Name = irName(Target);
     std::vector<const llvm::fltSemantics *> &Params = Pointees[Name];
+    std::vector<std::vector<uint64_t>> &Vectors = VectorData[Name];
     Params.clear();
+    Vectors.clear();
     for (const ParmVarDecl *Param : Target->parameters()) {
       QualType T = Param->getType();
       Params.push_back(T->isPointerType()
                            ? elementSemantics(T->getPointeeType(), Context)
                            : nullptr);
+      Vectors.emplace_back();
+      if (T->isPointerType() || T->isReferenceType())
+        addVectorData(T->getPointeeType(), 0, Vectors.back());
     }
+  }
+
+  /// The offsets of the data pointers of std::vector<builtin> objects
+  /// inside an object of type \p T at \p Base.
+  void addVectorData(QualType T, uint64_t Base, std::vector<uint64_t> &Out) {
+    const auto *Record = T->getAsCXXRecordDecl();
+    if (!Record || Record->isUnion() || !Record->hasDefinition() ||
+        Record->isInvalidDecl() || Record->isDependentType() ||
+        Record->getNumVBases())
+      return;
+    if (const auto *Vector = dyn_cast<ClassTemplateSpecializationDecl>(Record);
+        Vector && Vector->getName() == "vector" && Vector->isInStdNamespace()) {
+      QualType Element = Vector->getTemplateArgs()[0].getAsType();
+      // libstdc++ and libc++ both keep the data pointer first.
+      if (Element->isArithmeticType() && !Element->isBooleanType())
+        Out.push_back(Base);
+      return;
+    }
+    const ASTRecordLayout &Layout = Context.getASTRecordLayout(Record);
+    for (const CXXBaseSpecifier &Spec : Record->bases())
+      if (const CXXRecordDecl *BaseClass = Spec.getType()->getAsCXXRecordDecl())
+        addVectorData(Spec.getType(),
+                      Base + Layout.getBaseClassOffset(BaseClass).getQuantity(),
+                      Out);
+    for (const FieldDecl *Field : Record->fields())
+      if (!Field->isBitField())
+        addVectorData(Field->getType(),
+                      Base + Layout.getFieldOffset(Field->getFieldIndex()) / 8,
+                      Out);
   }
 
   std::string irName(const FunctionDecl *FD) {
@@ -414,6 +450,7 @@ private:
   ASTContext &Context;
   RequestLocations &Locations;
   PointeeSemantics &Pointees;
+  VectorDataOffsets &VectorData;
   std::set<std::string> &Inactive;
   std::unique_ptr<MangleContext> Mangler;
   llvm::SmallPtrSet<const FunctionDecl *, 8> WithRules;

@@ -27,10 +27,18 @@ using RequestLocations = std::map<std::pair<std::string, DiffMode>,
 using PointeeSemantics =
     std::map<std::string, std::vector<const llvm::fltSemantics *>>;
 
+/// Per target (IR name): for each parameter that refers to a struct, the
+/// byte offsets in it of the data pointers of std::vectors of a builtin
+/// arithmetic type (the struct's own members, members of its members and
+/// bases), or nothing.
+using VectorDataOffsets =
+    std::map<std::string, std::vector<std::vector<uint64_t>>>;
+
 /// What the plugin learns from the translation unit for the pass.
 struct SourceFacts {
   RequestLocations Locations;
   PointeeSemantics Pointees;
+  VectorDataOffsets VectorData;
   /// IR names of functions marked SLOPE_INACTIVE.
   std::set<std::string> Inactive;
 };

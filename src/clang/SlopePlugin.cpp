@@ -131,6 +131,12 @@ public:
     setInactivityProvider([this](llvm::StringRef Function) {
       return Facts.Inactive.count(Function.str()) != 0;
     });
+    setVectorDataProvider([this](llvm::StringRef Target, unsigned Arg) {
+      auto It = Facts.VectorData.find(Target.str());
+      return It == Facts.VectorData.end() || Arg >= It->second.size()
+                 ? std::vector<uint64_t>()
+                 : It->second[Arg];
+    });
     setCopyLayoutProvider(
         [this](llvm::StringRef Function, unsigned Line, unsigned Column) {
           return copyLayout(Function, Line, Column);
@@ -140,6 +146,7 @@ public:
     setDiagnosticHandler(nullptr);
     setPointeeTypeProvider(nullptr);
     setInactivityProvider(nullptr);
+    setVectorDataProvider(nullptr);
     setCopyLayoutProvider(nullptr);
   }
 

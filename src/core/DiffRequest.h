@@ -38,6 +38,10 @@ struct DiffRequest {
   /// differentiates as a call): they are part of the derivative's name, so
   /// that calls passing memory of other types get their own.
   bool ElementTypesFromCaller = false;
+  /// Per parameter: byte offsets, in the struct it points to, of the data
+  /// pointers of std::vectors of a builtin type (from the clang plugin):
+  /// distinct vectors own disjoint buffers (LaterWrites.h).
+  llvm::SmallVector<llvm::SmallVector<uint64_t, 4>, 8> ArgVectorData;
   /// Custom derivatives and inactive functions of the module (may be null).
   const CustomRules *Rules = nullptr;
   /// Reverse mode: the derivative will be cut into an augmented forward

@@ -38,6 +38,11 @@ void reportFailure(CallBase &Request, const Function *Target, DiffMode Mode,
 }
 
 void addSourceElementTypes(DiffRequest &Req) {
+  Req.ArgVectorData.clear();
+  for (unsigned I = 0; I < Req.Args.size(); ++I) {
+    std::vector<uint64_t> Offsets = sourceVectorData(Req.Target->getName(), I);
+    Req.ArgVectorData.emplace_back(Offsets.begin(), Offsets.end());
+  }
   Req.ArgElementTypes.clear();
   for (auto [I, Activity] : enumerate(Req.Args))
     Req.ArgElementTypes.push_back(

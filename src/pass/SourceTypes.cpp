@@ -31,6 +31,15 @@ sourceCopyLayout(llvm::StringRef Function, unsigned Line, unsigned Column) {
   return Provider ? Provider(Function, Line, Column) : std::nullopt;
 }
 
+void setVectorDataProvider(VectorDataProvider Provider) {
+  installed<VectorDataProvider>() = std::move(Provider);
+}
+
+std::vector<uint64_t> sourceVectorData(llvm::StringRef Target, unsigned Arg) {
+  auto &Provider = installed<VectorDataProvider>();
+  return Provider ? Provider(Target, Arg) : std::vector<uint64_t>();
+}
+
 void setInactivityProvider(InactivityProvider Provider) {
   installed<InactivityProvider>() = std::move(Provider);
 }

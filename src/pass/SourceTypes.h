@@ -56,6 +56,16 @@ void setCopyLayoutProvider(CopyLayoutProvider Provider);
 std::optional<SourceRecordLayout>
 sourceCopyLayout(llvm::StringRef Function, unsigned Line, unsigned Column);
 
+/// (IR name of the target, parameter index) -> the byte offsets of the
+/// data pointers of std::vectors of a builtin type inside the struct the
+/// parameter refers to.
+using VectorDataProvider =
+    std::function<std::vector<uint64_t>(llvm::StringRef, unsigned)>;
+
+void setVectorDataProvider(VectorDataProvider Provider);
+
+std::vector<uint64_t> sourceVectorData(llvm::StringRef Target, unsigned Arg);
+
 /// IR name -> whether the source marks the function SLOPE_INACTIVE.
 using InactivityProvider = std::function<bool(llvm::StringRef)>;
 

@@ -297,6 +297,36 @@ double stepFields(Fields &f, int steps) {
   return r;
 }
 
+// A vector the steps only read beside one they write: distinct vectors own
+// disjoint buffers, so the reverse sweep loads the masses again...
+struct Particles {
+  std::vector<double> x, mass;
+};
+double driftParticles(Particles &p, int steps) {
+  std::size_t n = p.x.size();
+  for (int s = 0; s < steps; ++s)
+    for (std::size_t i = 0; i < n; ++i)
+      p.x[i] += 0.1 * std::sin(p.x[i]) / p.mass[i];
+  double r = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    r += (i + 1) * p.x[i] * p.mass[i];
+  return r;
+}
+// ... unless the steps swap the buffers: then each vector's elements
+// change, and they are taped.
+double driftParticlesSwapped(Particles &p, int steps) {
+  std::size_t n = p.x.size();
+  for (int s = 0; s < steps; ++s) {
+    for (std::size_t i = 0; i < n; ++i)
+      p.x[i] += 0.1 * std::sin(p.x[i]) / p.mass[i];
+    std::swap(p.x, p.mass);
+  }
+  double r = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    r += (i + 1) * p.x[i] * p.mass[i];
+  return r;
+}
+
 // ... or swap every step (double buffering): the shadows swap with them,
 // and the reverse sweep swaps them back.
 struct PingPong {
@@ -352,9 +382,17 @@ TEST(Stl, StructOfVectorsStepped) {
                                                       {0.1, 0.0, -0.3, 0.2}, 5);
 }
 
+TEST(Stl, VectorOnlyReadBesideOneWritten) {
+  checkTwoVectorState<Particles, driftParticles, &Particles::x>(
+      {0.3, -0.2, 0.9, 0.4}, {1.5, 2.0, 1.2, 0.8}, 4);
+  checkTwoVectorState<Particles, driftParticlesSwapped, &Particles::x>(
+      {0.3, -0.2, 0.9, 0.4}, {1.5, 2.0, 1.2, 0.8}, 3);
+}
+
 TEST(Stl, BuffersSwappedEachStep) {
   checkTwoVectorState<PingPong, pingPong, &PingPong::cur>(
-      {0.3, -0.2, 0.9, 0.4, 0.7}, {0, 0, 0, 0, 0}, 3); // odd: swapped at the end
+      {0.3, -0.2, 0.9, 0.4, 0.7}, {0, 0, 0, 0, 0},
+      3); // odd: swapped at the end
 }
 
 TEST(Stl, ArgumentResizedAndInsertedInto) {

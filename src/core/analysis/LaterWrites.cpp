@@ -14,6 +14,7 @@
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ScopedNoAliasAA.h"
 #include "llvm/Analysis/TypeBasedAliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 
@@ -68,10 +69,34 @@ static MDNode *floatScalarTag(const Instruction &Access) {
   return Tag;
 }
 
+/// When \p Load reads the data pointer of a std::vector (libstdc++'s
+/// _M_start, as clang's alias tag names the field), the mangled element
+/// type ("d" for double, "St6vectorIdSaIdEE" for a vector); empty
+/// otherwise.
+static StringRef vectorDataElement(const LoadInst &Load) {
+  MDNode *Tag = Load.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3 || !Load.getType()->isPointerTy())
+    return "";
+  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
+  auto *Name = Base && Base->getNumOperands() > 0
+                   ? dyn_cast<MDString>(Base->getOperand(0))
+                   : nullptr;
+  StringRef Type = Name ? Name->getString() : "";
+  if (!Offset || !Offset->isZero() ||
+      !Type.consume_front("_ZTSNSt12_Vector_baseI") ||
+      !Type.consume_back("EE17_Vector_impl_dataE"))
+    return "";
+  size_t Allocator = Type.rfind("SaI");
+  return Allocator == StringRef::npos ? "" : Type.take_front(Allocator);
+}
+
 struct LaterWrites::Analyses {
-  Analyses(Function &F, const TargetLibraryInfo &TLI)
+  Analyses(Function &F, const TargetLibraryInfo &TLI,
+           ArrayRef<SmallVector<uint64_t, 4>> ArgVectorData)
       : F(F), DT(F), LI(DT), AC(F), Basic(F.getDataLayout(), F, TLI, AC, &DT),
-        AA(TLI), Batch(AA), LibraryInfo(TLI), SE(F, LibraryInfo, AC, DT, LI) {
+        AA(TLI), Batch(AA), LibraryInfo(TLI), SE(F, LibraryInfo, AC, DT, LI),
+        ArgVectorData(ArgVectorData) {
     AA.addAAResult(Basic);
     AA.addAAResult(TypeBased);
     if (scopesHoldAcrossIterations(F, LI))
@@ -92,6 +117,120 @@ struct LaterWrites::Analyses {
           if (MDNode *Tag = floatScalarTag(I))
             FloatTags.try_emplace(getLoadStoreType(&I), Tag);
       }
+  }
+
+  /// Whether \p W writes only into buffers of std::vectors of a builtin
+  /// type: those hold no vector objects, so \p W changes no data pointer.
+  bool writesScalarBuffers(Instruction &W) {
+    Value *Written = writtenAddress(W);
+    SmallVector<LoadInst *, 4> Bases;
+    return Written && vectorDataBases(Written, Bases) &&
+           all_of(Bases, [&](LoadInst *Base) { return holdsBuiltins(*Base); });
+  }
+
+  static Value *writtenAddress(Instruction &W) {
+    if (auto *Store = dyn_cast<StoreInst>(&W))
+      return Store->getPointerOperand();
+    if (auto *Bulk = dyn_cast<MemIntrinsic>(&W))
+      return Bulk->getRawDest();
+    return nullptr;
+  }
+
+  /// The one data pointer load every address \p Ptr may be based on, when
+  /// it loads a std::vector's data pointer that no write of the function
+  /// changes; null otherwise.
+  LoadInst *vectorDataOf(const Value *Ptr) {
+    SmallVector<LoadInst *, 4> Bases;
+    if (!vectorDataBases(Ptr, Bases) || any_of(Bases, [&](LoadInst *Base) {
+          return Base->getPointerOperand() != Bases[0]->getPointerOperand();
+        }))
+      return nullptr;
+    LoadInst *Data = Bases[0];
+    auto [It, New] = FixedDataPointer.try_emplace(Data->getPointerOperand());
+    if (New) {
+      MemoryLocation Field = MemoryLocation::get(Data);
+      It->second = none_of(Writers, [&](Instruction *W) {
+        return isModSet(Batch.getModRefInfo(W, Field)) &&
+               !writesScalarBuffers(*W);
+      });
+    }
+    return It->second ? Data : nullptr;
+  }
+
+  /// Whether \p W and the load \p At touch memory that C++'s ownership
+  /// rules keep apart, for data pointers of std::vectors that no write of
+  /// the function changes (no buffer is freed, moved or swapped meanwhile):
+  /// - the buffers of two distinct vectors (the vector objects proven
+  ///   distinct in any iterations of the loops around the accesses);
+  /// - the buffer of a vector of a builtin type, which holds no struct,
+  ///   and a field of a struct (an access whose alias tag is a field's).
+  bool touchesOtherObject(Instruction &W, Instruction &At) {
+    auto *Load = dyn_cast<LoadInst>(&At);
+    Value *Written = writtenAddress(W);
+    if (!Load || !Written)
+      return false;
+    LoadInst *ReadData = vectorDataOf(Load->getPointerOperand());
+    LoadInst *WrittenData = vectorDataOf(Written);
+    if (ReadData && WrittenData)
+      return Batch.alias(MemoryLocation::get(ReadData),
+                         MemoryLocation::get(WrittenData)) ==
+             AliasResult::NoAlias;
+    if (ReadData)
+      return holdsBuiltins(*ReadData) && accessesField(W);
+    if (WrittenData)
+      return holdsBuiltins(*WrittenData) && accessesField(*Load);
+    return false;
+  }
+
+  /// What \p Load of a pointer is known to load.
+  enum class DataPointer { Unknown, OfVector, OfVectorOfBuiltins };
+
+  /// A std::vector's data pointer as clang's alias tag names the field, or
+  /// at an offset the front end lists for a parameter's struct (where the
+  /// optimizer dropped the tag from a hoisted load).
+  DataPointer classify(const LoadInst &Load) {
+    if (!Load.isSimple() || !Load.getType()->isPointerTy())
+      return DataPointer::Unknown;
+    StringRef Element = vectorDataElement(Load);
+    if (!Element.empty())
+      return Element.size() == 1 && islower(Element[0])
+                 ? DataPointer::OfVectorOfBuiltins
+                 : DataPointer::OfVector;
+    int64_t Offset = 0;
+    auto *Arg = dyn_cast<Argument>(GetPointerBaseWithConstantOffset(
+        Load.getPointerOperand(), Offset, F.getDataLayout()));
+    if (Arg && Arg->getArgNo() < ArgVectorData.size() &&
+        is_contained(ArgVectorData[Arg->getArgNo()], uint64_t(Offset)))
+      return DataPointer::OfVectorOfBuiltins;
+    return DataPointer::Unknown;
+  }
+
+  bool holdsBuiltins(const LoadInst &Data) {
+    return classify(Data) == DataPointer::OfVectorOfBuiltins;
+  }
+
+  /// The loads of std::vector data pointers that every address \p Ptr may
+  /// be based on; false when some base is anything else.
+  bool vectorDataBases(const Value *Ptr, SmallVectorImpl<LoadInst *> &Out) {
+    SmallVector<const Value *, 4> Objects;
+    getUnderlyingObjects(Ptr, Objects, &LI);
+    for (const Value *Object : Objects) {
+      auto *Load = dyn_cast<LoadInst>(const_cast<Value *>(Object));
+      if (!Load || classify(*Load) == DataPointer::Unknown)
+        return false;
+      Out.push_back(Load);
+    }
+    return !Out.empty();
+  }
+
+  /// Whether clang's alias tag on \p I is a struct field's (its base type
+  /// is not the accessed type).
+  static bool accessesField(const Instruction &I) {
+    MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+    return Tag && Tag->getNumOperands() >= 3 &&
+           Tag->getOperand(0) != Tag->getOperand(1) &&
+           isa<MDNode>(Tag->getOperand(0)) &&
+           cast<MDNode>(Tag->getOperand(0))->getNumOperands() > 3;
   }
 
   /// Whether \p W is a copy that assigns floating-point elements (the
@@ -115,7 +254,7 @@ struct LaterWrites::Analyses {
   bool changesLater(Instruction *W, Instruction &At,
                     const MemoryLocation &Where) {
     if (W == &At || !isModSet(Batch.getModRefInfo(W, Where)) ||
-        assignsOtherType(*W, Where) ||
+        assignsOtherType(*W, Where) || touchesOtherObject(*W, At) ||
         !isPotentiallyReachable(&At, W, nullptr, &DT, &LI))
       return false;
     auto *Load = dyn_cast<LoadInst>(&At);
@@ -180,10 +319,14 @@ struct LaterWrites::Analyses {
   SmallVector<Instruction *, 32> Writers;
   /// Clang's alias tags of whole double and float objects, by type.
   DenseMap<Type *, MDNode *> FloatTags;
+  ArrayRef<SmallVector<uint64_t, 4>> ArgVectorData;
+  /// Addresses of std::vector data pointers: whether no write changes them.
+  DenseMap<const Value *, bool> FixedDataPointer;
 };
 
-LaterWrites::LaterWrites(Function &F, const TargetLibraryInfo &TLI)
-    : A(std::make_unique<Analyses>(F, TLI)) {}
+LaterWrites::LaterWrites(Function &F, const TargetLibraryInfo &TLI,
+                         ArrayRef<SmallVector<uint64_t, 4>> ArgVectorData)
+    : A(std::make_unique<Analyses>(F, TLI, ArgVectorData)) {}
 
 LaterWrites::~LaterWrites() = default;
 

@@ -45,7 +45,11 @@ struct LoadWriters {
 /// counts as written there.
 class LaterWrites {
 public:
-  LaterWrites(llvm::Function &F, const llvm::TargetLibraryInfo &TLI);
+  /// \p ArgVectorData: per parameter of \p F, the offsets of std::vector
+  /// data pointers in the struct it points to (DiffRequest::ArgVectorData).
+  LaterWrites(
+      llvm::Function &F, const llvm::TargetLibraryInfo &TLI,
+      llvm::ArrayRef<llvm::SmallVector<uint64_t, 4>> ArgVectorData = {});
   ~LaterWrites();
 
   /// Sorts the simple loads of the function by the later writes that may

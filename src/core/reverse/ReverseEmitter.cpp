@@ -343,7 +343,7 @@ Expected<Function *> ReverseEmitter::run() {
               targetFacts(*Derivative->getParent()).ReportsAtRunTime;
   LoadWriters Writers;
   {
-    LaterWrites Later(*Derivative, TLI);
+    LaterWrites Later(*Derivative, TLI, Req.ArgVectorData);
     // A split derivative's caller may write memory between its parts:
     // nothing is loaded again there.
     if (!Req.Split)
