@@ -419,9 +419,16 @@ private:
       return;
     if (const auto *Vector = dyn_cast<ClassTemplateSpecializationDecl>(Record);
         Vector && Vector->getName() == "vector" && Vector->isInStdNamespace()) {
-      QualType Element = Vector->getTemplateArgs()[0].getAsType();
-      // libstdc++ and libc++ both keep the data pointer first.
-      if (Element->isArithmeticType() && !Element->isBooleanType())
+      const TemplateArgumentList &Args = Vector->getTemplateArgs();
+      QualType Element = Args[0].getAsType();
+      // The standard allocator: a custom one could carve buffers out of
+      // another object. libstdc++ and libc++ both keep the data pointer
+      // first.
+      const auto *Allocator =
+          Args.size() > 1 ? Args[1].getAsType()->getAsCXXRecordDecl() : nullptr;
+      if (Element->isArithmeticType() && !Element->isBooleanType() &&
+          Allocator && Allocator->getName() == "allocator" &&
+          Allocator->isInStdNamespace())
         Out.push_back(Base);
       return;
     }
