@@ -13,6 +13,10 @@ gradient against central differences and forward against reverse mode with
 slope::testing::check_gradient. Values stay bounded and smooth near the
 inputs: array writes and recurrences go through bounded functions, divisors
 stay away from zero, logarithms and roots see positive arguments.
+
+After them come two time loops over a struct of std::vectors (StateKernel),
+drawn from a random stream of their own so that the kernels before them
+stay what they were for every seed.
 """
 
 import math
@@ -688,6 +692,74 @@ class Kernel:
         return out + "}\n"
 
 
+class StateKernel:
+    """A time loop over a struct of std::vectors (a simulation's state):
+    vectors the steps only read beside ones they write, a scalar field the
+    steps update, buffers swapped, std::copy between vectors, gathers
+    through an index vector. Its gradient with respect to the whole state
+    is checked against central differences in both modes (checkState)."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.stub = Kernel(rng, name, [])
+        self.stub.unary = [u for u in UNARY if not any(k in u for k in KINKS)]
+        self.stub.binary = [b for b in BINARY
+                            if not any(k in b for k in KINKS)]
+
+    def expr(self, leaves):
+        return self.rng.choice(BOUNDED).format(e=self.stub.expr(leaves, 2))
+
+    def step(self):
+        vectors = ["st.a", "st.b", "st.c"]
+        w = self.rng.choice(["st.a", "st.b"])
+        other = self.rng.choice(vectors)
+        kind = self.rng.choice(["update", "update", "recurrence", "gather",
+                                "swap", "copy", "field", "read_only"])
+        if kind == "update":
+            leaves = [f"{v}[i]" for v in vectors] + ["st.h"]
+            return ["for (int i = 0; i < n; ++i)",
+                    f"  {w}[i] = 0.5 * {w}[i] + 0.5 * {self.expr(leaves)};"]
+        if kind == "recurrence":
+            leaves = [f"{w}[i - 1]", f"{w}[i]", f"{other}[i]", "st.h"]
+            return ["for (int i = 1; i < n; ++i)",
+                    f"  {w}[i] = {self.expr(leaves)};"]
+        if kind == "gather":
+            leaves = [f"{other}[st.idx[i]]", f"{w}[i]", "st.h"]
+            return ["for (int i = 0; i < n; ++i)",
+                    f"  {w}[i] += 0.25 * {self.expr(leaves)};"]
+        if kind == "swap":
+            return ["std::swap(st.a, st.b);"]
+        if kind == "copy":
+            source = "st.a" if w == "st.b" else "st.b"
+            return [f"std::copy({source}.begin(), {source}.end(), "
+                    f"{w}.begin());"]
+        if kind == "field":
+            return [f"st.h = 0.9 * st.h + 0.05 * std::tanh({other}[n / 2]);"]
+        leaves = [f"st.c[i]", f"{w}[i]", "st.h"]
+        return ["for (int i = 0; i < n; ++i)",
+                f"  {w}[i] += 0.1 * {self.expr(leaves)} / (1.5 + st.c[i] * "
+                "st.c[i]);"]
+
+    def source(self):
+        body = []
+        for _ in range(self.rng.randint(2, 4)):
+            body += ["    " + line for line in self.step()]
+        steps = "\n".join(body)
+        return (f"double {self.name}(State &st, int steps) {{\n"
+                "  int n = int(st.a.size());\n"
+                "  for (int t = 0; t < steps; ++t) {\n"
+                f"{steps}\n  }}\n"
+                "  return stateSum(st);\n}\n")
+
+    def test(self, n, seed):
+        phases = [self.rng.randint(1, 99) for _ in range(3)]
+        shuffle, steps = self.rng.randint(1, 99), self.rng.randint(1, 4)
+        return (f"TEST(Fuzz{seed}, {self.name}) {{\n"
+                f"  checkState<{self.name}>(makeState({n}, {phases[0]}, "
+                f"{phases[1]}, {phases[2]}, {shuffle}), {steps});\n}}\n")
+
+
 class Helper:
     """A scalar helper function kernels may call."""
 
@@ -803,6 +875,65 @@ std::vector<int> shuffled(int n, int seed) {{
   return v;
 }}
 
+// The state of StateKernel's time loops.
+struct State {{
+  std::vector<double> a, b, c;
+  std::vector<int> idx;
+  double h;
+}};
+
+State makeState(int n, int pa, int pb, int pc, int shuffle) {{
+  return {{wave<double>(n, pa), wave<double>(n, pb), wave<double>(n, pc),
+          shuffled(n, shuffle), 0.3}};
+}}
+
+double stateSum(const State &st) {{
+  double r = st.h;
+  for (std::size_t i = 0; i < st.a.size(); ++i)
+    r += (1 + 0.5 * i) * st.a[i] + (0.5 + 0.25 * i) * st.b[i] * st.c[i];
+  return r;
+}}
+
+std::vector<double *> stateValues(State &st) {{
+  std::vector<double *> out;
+  for (std::vector<double> *v : {{&st.a, &st.b, &st.c}})
+    for (double &e : *v)
+      out.push_back(&e);
+  out.push_back(&st.h);
+  return out;
+}}
+
+State zeroState(const State &st) {{
+  State z = st;
+  for (double *v : stateValues(z))
+    *v = 0;
+  return z;
+}}
+
+// The gradient of F(state, steps) with respect to every value of the
+// state: reverse mode and forward mode against central differences.
+template <double (*F)(State &, int)> void checkState(State init, int steps) {{
+  State at = init, shadow = zeroState(init);
+  slope::grad<F>(slope::dup(at, shadow), steps);
+  std::vector<double *> adjoints = stateValues(shadow);
+  for (std::size_t k = 0; k < adjoints.size(); ++k) {{
+    auto value = [&](double offset) {{
+      State moved = init;
+      *stateValues(moved)[k] += offset;
+      return F(moved, steps);
+    }};
+    double step = 1e-5;
+    double central = (value(step) - value(-step)) / (2 * step);
+    EXPECT_NEAR(*adjoints[k], central, 1e-6 + 1e-5 * std::fabs(central))
+        << "reverse, value " << k;
+    State from = init, tangent = zeroState(init);
+    *stateValues(tangent)[k] = 1;
+    double forward = slope::derivative<F>(slope::dup(from, tangent), steps);
+    EXPECT_NEAR(forward, central, 1e-6 + 1e-5 * std::fabs(central))
+        << "forward, value " << k;
+  }}
+}}
+
 """
 
 
@@ -818,6 +949,13 @@ def main():
         kernel = Kernel(rng, f"kernel{k}", helpers)
         out.append(kernel.source() + "\n")
         tests.append(kernel.test(rng.choice([1, 2, 3, 5, 8]), seed))
+    # Their own random stream: the kernels above stay what they were for
+    # every seed.
+    state_rng = random.Random(seed * 7919 + 17)
+    for k in range(2):
+        kernel = StateKernel(state_rng, f"stateKernel{k}")
+        out.append(kernel.source() + "\n")
+        tests.append(kernel.test(state_rng.choice([1, 2, 3, 5, 8]), seed))
     out.append("} // namespace\n\n")
     out += [t + "\n" for t in tests]
     sys.stdout.write("".join(out))
