@@ -57,7 +57,10 @@ Results activeAdjoints(IRBuilderBase &B, const EnzymeCall &EC, Value *Result) {
 }
 
 Expected<Results> emitAutoDiff(IRBuilderBase &B, const EnzymeCall &EC) {
-  Expected<Function *> Derivative = getDerivative(EC.Request);
+  // __enzyme_autodiff returns the adjoints alone: the value is not wanted.
+  DiffRequest Req = EC.Request;
+  Req.ResultUnused = !Req.Target->getReturnType()->isVoidTy();
+  Expected<Function *> Derivative = getDerivative(Req);
   if (!Derivative)
     return Derivative.takeError();
   SmallVector<Value *, 16> Args = shadowedArguments(EC);

@@ -19,7 +19,7 @@ declare void @__enzyme_autodiff3(ptr sret(%struct.Triple), ptr, ...)
 declare { double, double } @__enzyme_fwddiff(ptr, ...)
 
 ; CHECK-LABEL: define double @one_adjoint(
-; CHECK: %[[D:.*]] = call { double, double } @f.slope.reverse.ACC(double %x, double %y, double %z, double 1.000000e+00)
+; CHECK: %[[D:.*]] = call { double, double } @f.slope.reverse.ACC.noresult(double %x, double %y, double %z, double 1.000000e+00)
 ; CHECK: %[[DX:.*]] = extractvalue { double, double } %[[D]], 1
 ; CHECK-NOT: __enzyme_autodiff
 ; CHECK: ret double %[[DX]]
@@ -31,7 +31,7 @@ define double @one_adjoint(double %x, double %y, double %z) {
 
 ; Three adjoints through sret memory, at the fields' offsets.
 ; CHECK-LABEL: define void @three_adjoints(
-; CHECK: call { double, double, double, double } @f.slope.reverse.AAA(double %x, double %y, double %z, double 1.000000e+00)
+; CHECK: call { double, double, double, double } @f.slope.reverse.AAA.noresult(double %x, double %y, double %z, double 1.000000e+00)
 ; CHECK: %[[F0:.*]] = getelementptr inbounds i8, ptr %out, i64 0
 ; CHECK: store double %{{.*}}, ptr %[[F0]]
 ; CHECK: %[[F1:.*]] = getelementptr inbounds i8, ptr %out, i64 8
