@@ -18,6 +18,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace slope {
@@ -49,24 +51,45 @@ static bool scopesHoldAcrossIterations(Function &F, LoopInfo &LI) {
   return true;
 }
 
+/// Clang's type-based alias tag on an access, in the old format: the type
+/// of the object accessed (Base: a struct for a field), the type accessed,
+/// and the offset in Base.
+struct AliasTag {
+  MDNode *Tag;
+  MDNode *Base;
+  MDNode *Access;
+  uint64_t Offset;
+  /// The name of Base ("double", "_ZTS4Mesh", ...).
+  StringRef BaseName() const {
+    auto *Name = Base->getNumOperands() > 0
+                     ? dyn_cast<MDString>(Base->getOperand(0))
+                     : nullptr;
+    return Name ? Name->getString() : "";
+  }
+};
+
+static std::optional<AliasTag> aliasTag(const Instruction &I) {
+  MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 3)
+    return std::nullopt;
+  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
+  auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
+  if (!Base || !Access || !Offset)
+    return std::nullopt;
+  return AliasTag{Tag, Base, Access, Offset->getZExtValue()};
+}
+
 /// Clang's type-based alias tag for a whole `double` or `float` object, as
 /// \p Access carries it (a scalar tag of the old format), or null.
 static MDNode *floatScalarTag(const Instruction &Access) {
-  MDNode *Tag = Access.getMetadata(LLVMContext::MD_tbaa);
   Type *Ty = getLoadStoreType(const_cast<Instruction *>(&Access));
-  if (!Tag || Tag->getNumOperands() < 3 ||
-      Tag->getOperand(0) != Tag->getOperand(1) ||
-      !(Ty->isDoubleTy() || Ty->isFloatTy()))
+  std::optional<AliasTag> Tag = aliasTag(Access);
+  if (!Tag || Tag->Base != Tag->Access || Tag->Offset != 0 ||
+      !(Ty->isDoubleTy() || Ty->isFloatTy()) ||
+      Tag->BaseName() != (Ty->isDoubleTy() ? "double" : "float"))
     return nullptr;
-  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
-  auto *Scalar = dyn_cast<MDNode>(Tag->getOperand(0));
-  auto *Name = Scalar && Scalar->getNumOperands() > 0
-                   ? dyn_cast<MDString>(Scalar->getOperand(0))
-                   : nullptr;
-  if (!Offset || !Offset->isZero() || !Name ||
-      Name->getString() != (Ty->isDoubleTy() ? "double" : "float"))
-    return nullptr;
-  return Tag;
+  return Tag->Tag;
 }
 
 /// When \p Load reads the data pointer of a std::vector (libstdc++'s
@@ -74,17 +97,11 @@ static MDNode *floatScalarTag(const Instruction &Access) {
 /// type ("d" for double, "St6vectorIdSaIdEE" for a vector); empty
 /// otherwise.
 static StringRef vectorDataElement(const LoadInst &Load) {
-  MDNode *Tag = Load.getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag || Tag->getNumOperands() < 3 || !Load.getType()->isPointerTy())
+  std::optional<AliasTag> Tag = aliasTag(Load);
+  if (!Tag || Tag->Offset != 0 || !Load.getType()->isPointerTy())
     return "";
-  auto *Base = dyn_cast<MDNode>(Tag->getOperand(0));
-  auto *Offset = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(2));
-  auto *Name = Base && Base->getNumOperands() > 0
-                   ? dyn_cast<MDString>(Base->getOperand(0))
-                   : nullptr;
-  StringRef Type = Name ? Name->getString() : "";
-  if (!Offset || !Offset->isZero() ||
-      !Type.consume_front("_ZTSNSt12_Vector_baseI") ||
+  StringRef Type = Tag->BaseName();
+  if (!Type.consume_front("_ZTSNSt12_Vector_baseI") ||
       !Type.consume_back("EE17_Vector_impl_dataE"))
     return "";
   size_t Allocator = Type.rfind("SaI");
@@ -140,6 +157,13 @@ struct LaterWrites::Analyses {
   /// it loads a std::vector's data pointer that no write of the function
   /// changes; null otherwise.
   LoadInst *vectorDataOf(const Value *Ptr) {
+    auto [Known, First] = VectorDataOf.try_emplace(Ptr, nullptr);
+    if (First)
+      Known->second = findVectorData(Ptr);
+    return Known->second;
+  }
+
+  LoadInst *findVectorData(const Value *Ptr) {
     SmallVector<LoadInst *, 4> Bases;
     if (!vectorDataBases(Ptr, Bases) || any_of(Bases, [&](LoadInst *Base) {
           return Base->getPointerOperand() != Bases[0]->getPointerOperand();
@@ -226,11 +250,8 @@ struct LaterWrites::Analyses {
   /// Whether clang's alias tag on \p I is a struct field's (its base type
   /// is not the accessed type).
   static bool accessesField(const Instruction &I) {
-    MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
-    return Tag && Tag->getNumOperands() >= 3 &&
-           Tag->getOperand(0) != Tag->getOperand(1) &&
-           isa<MDNode>(Tag->getOperand(0)) &&
-           cast<MDNode>(Tag->getOperand(0))->getNumOperands() > 3;
+    std::optional<AliasTag> Tag = aliasTag(I);
+    return Tag && Tag->Base != Tag->Access && Tag->Base->getNumOperands() > 3;
   }
 
   /// Whether \p W is a copy that assigns floating-point elements (the
@@ -322,6 +343,8 @@ struct LaterWrites::Analyses {
   ArrayRef<SmallVector<uint64_t, 4>> ArgVectorData;
   /// Addresses of std::vector data pointers: whether no write changes them.
   DenseMap<const Value *, bool> FixedDataPointer;
+  /// vectorDataOf by address: asked once per (write, load) pair.
+  DenseMap<const Value *, LoadInst *> VectorDataOf;
 };
 
 LaterWrites::LaterWrites(Function &F, const TargetLibraryInfo &TLI,
