@@ -28,6 +28,10 @@ namespace slope {
 /// tape (compile time stays bounded on huge functions).
 static constexpr unsigned MaxQueries = 200000;
 
+/// A load with more later writers than this is taped: putting back what
+/// each of them overwrites would cost more than the tape entry.
+static constexpr unsigned MaxRestorableWriters = 3;
+
 /// Writes memory the program can see: not a call of a math function with a
 /// derivative rule (those set errno at most).
 static bool writesVisibleMemory(const Instruction &I) {
@@ -378,23 +382,25 @@ LoadWriters LaterWrites::sortLoads() {
 
   for (LoadInst *Load : Candidates) {
     MemoryLocation Where = MemoryLocation::get(Load);
-    Instruction *Writer = nullptr;
-    bool Several = false;
+    SmallVector<Instruction *, 2> Found;
+    bool AllPlain = true;
     for (Instruction *W : A->Writers) {
       if (!A->changesLater(W, *Load, Where))
         continue;
-      Several = Writer != nullptr;
-      Writer = W;
-      if (Several)
+      Found.push_back(W);
+      auto *Store = dyn_cast<StoreInst>(W);
+      auto *Bulk = dyn_cast<MemIntrinsic>(W);
+      AllPlain &= (Store && Store->isSimple()) || (Bulk && !Bulk->isVolatile());
+      if (!AllPlain || Found.size() > MaxRestorableWriters)
         break;
     }
-    if (!Writer)
+    if (Found.empty()) {
       Result.Unwritten.insert(Load);
-    else if (auto *Bulk = dyn_cast<MemIntrinsic>(Writer);
-             !Several && Bulk && !Bulk->isVolatile())
-      Result.OnlyBulkWriter[Load] = Bulk;
-    if (Writer)
-      Result.LaterWriter[Load] = Writer;
+      continue;
+    }
+    Result.LaterWriter[Load] = Found.front();
+    if (AllPlain && Found.size() <= MaxRestorableWriters)
+      Result.FewWriters[Load] = std::move(Found);
   }
   return Result;
 }

@@ -30,9 +30,12 @@ namespace slope {
 struct LoadWriters {
   /// Loads whose memory no write that may follow them can change.
   llvm::SmallPtrSet<llvm::LoadInst *, 32> Unwritten;
-  /// Loads whose memory only one memcpy/memmove/memset that may follow
-  /// them can change, in program order.
-  llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> OnlyBulkWriter;
+  /// Loads whose memory only a few writes that may follow them can change,
+  /// each a simple store or a memcpy/memmove/memset: those writes (the
+  /// reverse sweep may put back what they overwrite, see PreImages.cpp).
+  /// In program order of the loads.
+  llvm::MapVector<llvm::LoadInst *, llvm::SmallVector<llvm::Instruction *, 2>>
+      FewWriters;
   /// For each other load, a later write that may change its memory.
   llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriter;
 };

@@ -1,29 +1,45 @@
-//===- PreImages.cpp - Pre-images of bulk writes --------------------------===//
+//===- PreImages.cpp - Pre-images of bulk writes and of loops' stores -----===//
 //
-// A load in a loop whose memory only one memcpy/memmove/memset may write
-// (the copy back into x at the end of each product of a matrix-vector
-// chain) would be taped once per execution. Instead the primal sweep copies
-// what the bulk write overwrites -- its pre-image -- to the heap, one copy
-// per execution of the write, and the reverse sweep puts the pre-image back
-// where it reverses the write. Memory then holds, at the reverse of each
-// such load, what the load read: the reverse sweep loads it again, with no
-// test of where the address falls. The memory the writes cover is saved as
-// the primal sweep leaves it, and put back when the derivative returns.
+// A load in a loop whose memory only a few later writes may change would be
+// taped once per execution. Instead the primal sweep may copy what those
+// writes overwrite -- their pre-images -- to the heap, and the reverse sweep
+// put each pre-image back where it reverses its write. Memory then holds,
+// at the reverse of each such load, what the load read: the reverse sweep
+// loads it again, with no test of where the address falls. Two kinds of
+// writes have pre-images:
 //
-// The write's destination and length must have one value per call (defined
-// outside loops), and the load must address the destination's object in
-// whole elements, so that it lies wholly inside the pre-image or wholly
-// outside it.
+// - a memcpy/memmove/memset (the copy back into x at the end of each
+//   product of a matrix-vector chain): one copy per execution of the write.
+//   Its destination and length must have one value per call, and the load
+//   must address the destination's object in whole elements;
+// - a store in a loop that steps through memory one element per iteration
+//   (the update x[i] += dt * v[i] of a time step): one copy of the whole
+//   range the loop's iterations store to -- its footprint, from scalar
+//   evolution -- where the loop is entered, put back where the reverse
+//   sweep leaves the loop. The store must run in every iteration (so the
+//   footprint is memory the program writes, safe to read before), the
+//   footprint must have one place and size per call (made of values from
+//   outside loops and of loads no later write changes), and the load must
+//   lie outside the loop. The copies pay off in time loops: the load must
+//   run in a loop as deep as the store's, which lies inside another loop.
+//
+// Restoring whole ranges is exact whatever else the reverse sweep does in
+// between: each pre-image puts its range back as it was when the copy was
+// taken, and the copies are put back in the reverse order of taking them.
+// The memory the writes cover is saved as the primal sweep leaves it, and
+// put back when the derivative returns.
 //
 //===----------------------------------------------------------------------===//
 #include "LibC.h"
 #include "ReverseEmitter.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/KnownBits.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
 
@@ -53,8 +69,8 @@ bool isWholeElementsFrom(Value *Pointer, Value *Base, uint64_t Size,
 
 } // namespace
 
-void ReverseEmitter::planPreImages(
-    const MapVector<LoadInst *, MemIntrinsic *> &OnlyBulkWriter) {
+bool ReverseEmitter::canRestoreBulkWrite(LoadInst &Load, MemIntrinsic &Write,
+                                         DominatorTree &DT) {
   const DataLayout &DL = Derivative->getDataLayout();
   auto OncePerCall = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);
@@ -62,7 +78,6 @@ void ReverseEmitter::planPreImages(
   };
   // Where the primal sweep ends, the destination must be at hand (kept in
   // a slot, the pointer would look like data stored in the array).
-  DominatorTree DT(*Derivative);
   auto AtEveryReturn = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);
     return !I || all_of(*Derivative, [&](BasicBlock &BB) {
@@ -70,34 +85,178 @@ void ReverseEmitter::planPreImages(
              DT.dominates(I, BB.getTerminator());
     });
   };
-  for (auto [Load, Write] : OnlyBulkWriter) {
-    uint64_t Size = DL.getTypeStoreSize(Load->getType());
-    Value *Dest = Write->getRawDest();
+  uint64_t Size = DL.getTypeStoreSize(Load.getType());
+  Value *Dest = Write.getRawDest();
+  return Write.getParent() != Load.getParent() && isPowerOf2_64(Size) &&
+         OncePerCall(Dest) && AtEveryReturn(Dest) &&
+         OncePerCall(Write.getLength()) &&
+         computeKnownBits(Write.getLength(), DL).countMinTrailingZeros() >=
+             Log2_64(Size) &&
+         isWholeElementsFrom(Load.getPointerOperand(), Dest, Size, DL);
+}
+
+std::optional<ReverseEmitter::Footprint>
+ReverseEmitter::footprintOf(StoreInst &Store, ScalarEvolution &SE, LoopInfo &LI,
+                            DominatorTree &DT) {
+  Loop *L = LI.getLoopFor(Store.getParent());
+  LoopState *State = L ? LoopOfHeader.lookup(L->getHeader()) : nullptr;
+  // Values of pointer type are restored by the shadow's own rules.
+  if (!State || !State->TakenCount || !Store.isSimple() ||
+      Store.getValueOperand()->getType()->isPtrOrPtrVectorTy() ||
+      !DT.dominates(Store.getParent(), State->Latch))
+    return std::nullopt;
+  // Every iteration runs to the latch, so every iteration stores: the
+  // whole footprint is memory the program writes, safe to read at entry.
+  for (BasicBlock *BB : L->blocks())
+    for (Instruction &I : *BB)
+      if (!isGuaranteedToTransferExecutionToSuccessor(&I))
+        return std::nullopt;
+  const DataLayout &DL = Derivative->getDataLayout();
+  uint64_t Size = DL.getTypeStoreSize(Store.getValueOperand()->getType());
+  auto *Address =
+      dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Store.getPointerOperand()));
+  if (!Address || Address->getLoop() != L || !Address->isAffine())
+    return std::nullopt;
+  auto *Step = dyn_cast<SCEVConstant>(Address->getStepRecurrence(SE));
+  const SCEV *Taken = SE.getBackedgeTakenCount(L);
+  if (!Step || isa<SCEVCouldNotCompute>(Taken) ||
+      Step->getAPInt().abs() != Size)
+    return std::nullopt;
+  // One footprint per call: the slots at the ends of the sweeps hold it.
+  Type *I64 = Type::getInt64Ty(Derivative->getContext());
+  const SCEV *Count =
+      SE.getAddExpr(SE.getZeroExtendExpr(Taken, I64), SE.getOne(I64));
+  const SCEV *Low = Step->getAPInt().isNegative()
+                        ? Address->evaluateAtIteration(Taken, SE)
+                        : Address->getStart();
+  const SCEV *Bytes = SE.getMulExpr(Count, SE.getConstant(I64, Size));
+  SCEVExpander Expander(SE, DL, "pre.image");
+  Instruction *At = State->Preheader->getTerminator();
+  auto OncePerCall = [&](const SCEV *S) {
+    return !SCEVExprContains(S, [&](const SCEV *Term) {
+      auto *Leaf = dyn_cast<SCEVUnknown>(Term);
+      return isa<SCEVAddRecExpr>(Term) ||
+             (Leaf && !hasOneValuePerCall(Leaf->getValue()));
+    });
+  };
+  if (!OncePerCall(Low) || !OncePerCall(Bytes) ||
+      !Expander.isSafeToExpandAt(Low, At) ||
+      !Expander.isSafeToExpandAt(Bytes, At))
+    return std::nullopt;
+  return Footprint{Low, Bytes, L};
+}
+
+bool ReverseEmitter::hasOneValuePerCall(Value *V, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !InLoop.contains(I->getParent()))
+    return true; // computed at most once per call
+  if (Depth == 0)
+    return false;
+  // Memory no later write changes reads the same in every execution (a
+  // write between two of them would follow the first).
+  if (auto *Load = dyn_cast<LoadInst>(I))
+    return Unwritten.contains(Load) &&
+           hasOneValuePerCall(Load->getPointerOperand(), Depth - 1);
+  if (isa<PHINode>(I) || I->mayReadOrWriteMemory() || I->mayHaveSideEffects())
+    return false;
+  return all_of(I->operands(),
+                [&](Value *Op) { return hasOneValuePerCall(Op, Depth - 1); });
+}
+
+bool ReverseEmitter::canRestoreLoopStore(LoadInst &Load, StoreInst &Store,
+                                         const Footprint &Where, LoopInfo &LI) {
+  // The reverse sweep puts the footprint back where it leaves the loop:
+  // the load must be reversed after that, outside the loop. The copies
+  // pay off when the load runs as often as the store, and the loop runs
+  // inside another (a time loop): the footprint is also saved and put
+  // back once per call, which a single execution would not amortize.
+  Loop *LoadLoop = LI.getLoopFor(Load.getParent());
+  return !Where.L->contains(Load.getParent()) &&
+         Load.getParent() != Where.L->getLoopPreheader() && LoadLoop &&
+         LoadLoop->getLoopDepth() >= Where.L->getLoopDepth() &&
+         Where.L->getLoopDepth() >= 2;
+}
+
+void ReverseEmitter::planPreImages(
+    const MapVector<LoadInst *, SmallVector<Instruction *, 2>> &FewWriters) {
+  if (FewWriters.empty())
+    return;
+  DominatorTree DT(*Derivative);
+  LoopInfo LI(DT);
+  AssumptionCache AC(*Derivative);
+  TargetLibraryInfo LibraryInfo = TLI;
+  ScalarEvolution SE(*Derivative, LibraryInfo, AC, DT, LI);
+  DenseMap<StoreInst *, std::optional<Footprint>> Footprints;
+  auto FootprintOf = [&](StoreInst &Store) -> std::optional<Footprint> & {
+    auto [It, New] = Footprints.try_emplace(&Store);
+    if (New)
+      It->second = footprintOf(Store, SE, LI, DT);
+    return It->second;
+  };
+  for (auto &Entry : FewWriters) {
+    LoadInst *Load = Entry.first;
+    ArrayRef<Instruction *> Writers = Entry.second;
     if (!InLoop.contains(Load->getParent()) ||
-        Write->getParent() == Load->getParent() || !isPowerOf2_64(Size) ||
-        !OncePerCall(Dest) || !AtEveryReturn(Dest) ||
-        !OncePerCall(Write->getLength()) ||
-        computeKnownBits(Write->getLength(), DL).countMinTrailingZeros() <
-            Log2_64(Size) ||
-        !isWholeElementsFrom(Load->getPointerOperand(), Dest, Size, DL) ||
         !availableWithoutTape(Load->getPointerOperand()))
       continue;
-    PreImageOf[Load] = Write;
-    PreImage &Pre = PreImages[Write];
-    if (Pre.Copy)
+    bool Restorable = all_of(Writers, [&](Instruction *W) {
+      if (auto *Bulk = dyn_cast<MemIntrinsic>(W))
+        return canRestoreBulkWrite(*Load, *Bulk, DT);
+      auto &Where = FootprintOf(*cast<StoreInst>(W));
+      return Where &&
+             canRestoreLoopStore(*Load, *cast<StoreInst>(W), *Where, LI);
+    });
+    if (!Restorable)
       continue;
-    IRBuilder<> B(Write);
-    Value *Bytes = Write->getLength();
-    Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "pre.image"));
-    withoutReverse(
-        B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
-    // How much the write covered, for the state the primal sweep leaves:
-    // 0 until it runs.
-    Pre.Bytes = entrySlot(B.getInt64Ty(), "bulk.bytes", B.getInt64(0));
-    Pre.Final = entrySlot(B.getPtrTy(), "bulk.final", nullptr);
-    withoutReverse(B.CreateStore(
-        withoutReverse(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())), Pre.Bytes));
+    PreImageLoads.insert(Load);
+    for (Instruction *W : Writers) {
+      if (PreImages.count(W))
+        continue;
+      if (auto *Bulk = dyn_cast<MemIntrinsic>(W))
+        copyBulkPreImage(*Bulk);
+      else
+        copyLoopPreImage(*cast<StoreInst>(W), *FootprintOf(*cast<StoreInst>(W)),
+                         SE);
+    }
   }
+}
+
+void ReverseEmitter::copyBulkPreImage(MemIntrinsic &Write) {
+  PreImage &Pre = PreImages[&Write];
+  IRBuilder<> B(&Write);
+  Value *Dest = Write.getRawDest();
+  Value *Bytes = Write.getLength();
+  Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "pre.image"));
+  withoutReverse(
+      B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
+  // How much the write covered, for the state the primal sweep leaves:
+  // 0 until it runs.
+  Pre.Bytes = entrySlot(B.getInt64Ty(), "bulk.bytes", B.getInt64(0));
+  Pre.Final = entrySlot(B.getPtrTy(), "bulk.final", nullptr);
+  withoutReverse(B.CreateStore(
+      withoutReverse(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())), Pre.Bytes));
+}
+
+void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
+                                      ScalarEvolution &SE) {
+  PreImage &Pre = PreImages[&Store];
+  BasicBlock *Preheader = Where.L->getLoopPreheader();
+  Instruction *At = Preheader->getTerminator();
+  SCEVExpander Expander(SE, Derivative->getDataLayout(), "pre.image");
+  IRBuilder<> B(At);
+  Value *Low = Expander.expandCodeFor(Where.Low, B.getPtrTy(), At);
+  Value *Bytes = Expander.expandCodeFor(Where.Bytes, B.getInt64Ty(), At);
+  for (Instruction *I : Expander.getAllInsertedInstructions())
+    withoutReverse(I);
+  Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "loop.pre.image"));
+  auto *Copy = cast<Instruction>(withoutReverse(
+      B.CreateMemCpy(Pre.Copy, MaybeAlign(), Low, MaybeAlign(), Bytes)));
+  LoopPreImageCopy[Copy] = &Store;
+  Pre.Bytes = entrySlot(B.getInt64Ty(), "loop.bytes", B.getInt64(0));
+  Pre.Low = entrySlot(B.getPtrTy(), "loop.low", nullptr);
+  Pre.Final = entrySlot(B.getPtrTy(), "loop.final", nullptr);
+  withoutReverse(B.CreateStore(Bytes, Pre.Bytes));
+  withoutReverse(B.CreateStore(Low, Pre.Low));
 }
 
 Value *ReverseEmitter::withoutReverse(Value *V) {
@@ -116,16 +275,21 @@ Value *ReverseEmitter::preImageMalloc(IRBuilderBase &B, Value *Bytes,
 void ReverseEmitter::saveFinalMemory(IRBuilderBase &B) {
   for (auto &[Write, Pre] : PreImages) {
     Value *Bytes = withoutReverse(B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
-    Value *Final = preImageMalloc(B, Bytes, "bulk.final");
-    withoutReverse(B.CreateMemCpy(Final, MaybeAlign(), Write->getRawDest(),
-                                  MaybeAlign(), Bytes));
+    Value *Final =
+        preImageMalloc(B, Bytes, Pre.Low ? "footprint.final" : "bulk.final");
+    Value *Dest = Pre.Low ? withoutReverse(B.CreateLoad(B.getPtrTy(), Pre.Low))
+                          : cast<MemIntrinsic>(Write)->getRawDest();
+    withoutReverse(
+        B.CreateMemCpy(Final, MaybeAlign(), Dest, MaybeAlign(), Bytes));
     withoutReverse(B.CreateStore(Final, Pre.Final));
   }
 }
 
 void ReverseEmitter::restoreFinalMemory(IRBuilderBase &B) {
   for (auto &[Write, Pre] : PreImages) {
-    Value *Dest = primalValue(Write->getRawDest(), B);
+    Value *Dest = Pre.Low
+                      ? B.CreateLoad(B.getPtrTy(), Pre.Low)
+                      : primalValue(cast<MemIntrinsic>(Write)->getRawDest(), B);
     Value *Bytes = B.CreateLoad(B.getInt64Ty(), Pre.Bytes);
     Value *Final = B.CreateLoad(B.getPtrTy(), Pre.Final);
     B.CreateMemCpy(Dest, MaybeAlign(), Final, MaybeAlign(), Bytes);
@@ -148,6 +312,18 @@ void ReverseEmitter::restorePreImage(MemIntrinsic &Write, IRBuilderBase &B) {
   B.CreateMemCpy(primalValue(Write.getRawDest(), B), MaybeAlign(), Copy,
                  MaybeAlign(), primalValue(Write.getLength(), B));
   callFree(B, Copy);
+}
+
+void ReverseEmitter::restoreLoopPreImage(Instruction &Copy, IRBuilderBase &B) {
+  StoreInst *Store = LoopPreImageCopy.lookup(&Copy);
+  if (!Store)
+    return;
+  // The footprint has one place and size per call: the slots hold them.
+  PreImage &Pre = PreImages.find(Store)->second;
+  Value *Saved = primalValue(Pre.Copy, B);
+  B.CreateMemCpy(B.CreateLoad(B.getPtrTy(), Pre.Low), MaybeAlign(), Saved,
+                 MaybeAlign(), B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
+  callFree(B, Saved);
 }
 
 } // namespace slope

@@ -325,8 +325,12 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
       accumulate(V, Req.Split ? seedAfterSeam(B, Seed) : Seed, B);
     }
   for (Instruction &I : reverse(BB)) {
-    if (I.isTerminator() || isa<PHINode>(I) || PreImageCopies.contains(&I))
+    if (I.isTerminator() || isa<PHINode>(I))
       continue;
+    if (PreImageCopies.contains(&I)) {
+      restoreLoopPreImage(I, B);
+      continue;
+    }
     bool Active = Activity->isActive(&I);
     for (Lane = 0; Lane < Req.Width; ++Lane)
       if (Error E = Active ? emitAdjoint(I, B) : emitMemoryAdjoint(I, B))
@@ -383,7 +387,7 @@ Expected<Function *> ReverseEmitter::run() {
   if (Error E = splitCalls())
     return std::move(E);
   // After the activity analysis: the copies are not part of the primal.
-  planPreImages(Writers.OnlyBulkWriter);
+  planPreImages(Writers.FewWriters);
   findValuesRulesRead();
 
   ReversePostOrderTraversal<Function *> RPO(Derivative);

@@ -251,7 +251,7 @@ private:
   std::set<std::pair<llvm::Instruction *, std::string>> ExplainedControl;
   /// Verify mode, where the target can report at run time.
   bool Verifying = false;
-  // Pre-images of bulk writes (PreImages.cpp).
+  // Pre-images of bulk writes and of stores in loops (PreImages.cpp).
   struct PreImage {
     /// The heap copy of what the write overwrites (primal sweep).
     llvm::CallInst *Copy = nullptr;
@@ -259,14 +259,44 @@ private:
     llvm::AllocaInst *Bytes = nullptr;
     /// What the primal sweep left there, put back at the end.
     llvm::AllocaInst *Final = nullptr;
+    /// For a store in a loop: where its footprint starts (the footprint
+    /// has one place per call; a slot keeps it for the ends of the sweeps).
+    llvm::AllocaInst *Low = nullptr;
   };
   /// Chooses the loads read from pre-images and emits the copies.
-  void planPreImages(
-      const llvm::MapVector<llvm::LoadInst *, llvm::MemIntrinsic *> &Writers);
+  void
+  planPreImages(const llvm::MapVector<llvm::LoadInst *,
+                                      llvm::SmallVector<llvm::Instruction *, 2>>
+                    &Writers);
+  /// Whether the reverse sweep can put back what \p Write overwrites
+  /// before the reverse of \p Load (a memcpy/memmove/memset).
+  bool canRestoreBulkWrite(llvm::LoadInst &Load, llvm::MemIntrinsic &Write,
+                           llvm::DominatorTree &DT);
+  /// The same for a store in a loop: its footprint over the whole loop is
+  /// copied where the loop is entered and put back where the reverse sweep
+  /// leaves it.
+  struct Footprint {
+    const llvm::SCEV *Low, *Bytes;
+    llvm::Loop *L;
+  };
+  std::optional<Footprint> footprintOf(llvm::StoreInst &Store,
+                                       llvm::ScalarEvolution &SE,
+                                       llvm::LoopInfo &LI,
+                                       llvm::DominatorTree &DT);
+  /// Whether \p V takes one value in every execution during a call.
+  bool hasOneValuePerCall(llvm::Value *V, unsigned Depth = 6);
+  bool canRestoreLoopStore(llvm::LoadInst &Load, llvm::StoreInst &Store,
+                           const Footprint &Where, llvm::LoopInfo &LI);
+  void copyBulkPreImage(llvm::MemIntrinsic &Write);
+  void copyLoopPreImage(llvm::StoreInst &Store, const Footprint &Where,
+                        llvm::ScalarEvolution &SE);
   /// \p I loaded again (its memory restored by then), or null.
   llvm::Value *preImageValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// At the reverse of \p Write: its pre-image goes back.
   void restorePreImage(llvm::MemIntrinsic &Write, llvm::IRBuilderBase &B);
+  /// At the reverse of \p Copy, the copy of a loop's pre-image (where the
+  /// reverse sweep leaves the loop): it goes back. Else nothing.
+  void restoreLoopPreImage(llvm::Instruction &Copy, llvm::IRBuilderBase &B);
   /// Marks \p V, added to a primal block for the pre-images, as having no
   /// reverse code; returns it.
   llvm::Value *withoutReverse(llvm::Value *V);
@@ -279,8 +309,11 @@ private:
   void restoreFinalMemory(llvm::IRBuilderBase &B);
   /// In program order of planning: the saves and restores at the ends of
   /// the sweeps come out the same in every compilation.
-  llvm::MapVector<llvm::MemIntrinsic *, PreImage> PreImages;
-  llvm::DenseMap<llvm::LoadInst *, llvm::MemIntrinsic *> PreImageOf;
+  llvm::MapVector<llvm::Instruction *, PreImage> PreImages;
+  /// Loads whose later writers all have pre-images.
+  llvm::SmallPtrSet<llvm::LoadInst *, 16> PreImageLoads;
+  /// The copy (memcpy) of each store's loop pre-image.
+  llvm::DenseMap<llvm::Instruction *, llvm::StoreInst *> LoopPreImageCopy;
   /// The instructions that take the pre-images: no reverse code.
   llvm::SmallPtrSet<llvm::Instruction *, 8> PreImageCopies;
 

@@ -99,6 +99,8 @@ describeTapedValue(const Instruction &I,
   // Values the emitters introduce.
   if (I.getName().starts_with("pre.image"))
     return "the address of the copy of what a bulk write overwrites";
+  if (I.getName().starts_with("loop.pre.image"))
+    return "the address of the copy of what a loop's store overwrites";
   if (I.getName().starts_with("came.from"))
     return "which way a branch went";
   if (auto *Call = dyn_cast<CallBase>(&I))

@@ -12,8 +12,8 @@
 //   LoadAgain      a load no later write may change (LaterWrites.h), or
 //                  the shadow twin of such a pointer load
 //   LoopInvariant  a value from outside the loop, taped once per loop
-//   PreImage       a load whose only later writer is a bulk write whose
-//                  pre-image the reverse sweep puts back
+//   PreImage       a load whose later writers (bulk writes, stores in
+//                  loops) all have pre-images the reverse sweep puts back
 //   Tape           everything else: one entry per execution
 //
 // Values outside every loop (or needed outside every loop) have one
@@ -80,7 +80,8 @@ bool ReverseEmitter::isPreImageLoad(Instruction &I) {
   auto *Load = dyn_cast<LoadInst>(&I);
   // Requested elsewhere, a bulk write could lie between the load and the
   // request.
-  return Load && PreImageOf.count(Load) && CurrentPrimal == Load->getParent();
+  return Load && PreImageLoads.contains(Load) &&
+         CurrentPrimal == Load->getParent();
 }
 
 bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
@@ -93,7 +94,7 @@ bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
   if (isa<PHINode>(I))
     return isShiftedLoadAvailable(*I, Depth - 1);
   if (auto *Load = dyn_cast<LoadInst>(I))
-    return Unwritten.contains(Load) &&
+    return (Unwritten.contains(Load) || isPreImageLoad(*Load)) &&
            availableWithoutTape(Load->getPointerOperand(), Depth - 1);
   return isCheapToRecompute(*I) && all_of(I->operands(), [&](Value *Op) {
            return availableWithoutTape(Op, Depth - 1);
@@ -178,7 +179,7 @@ bool ReverseEmitter::recomputingSavesTape(Instruction &I) {
     auto *OpI = dyn_cast<Instruction>(Op);
     if (OpI && !availableWithoutTape(OpI, /*Depth=*/0) &&
         !isCheapToRecompute(*OpI) && !isRepeatableLoad(*OpI) &&
-        !ReadByRules.contains({CurrentPrimal, OpI}) &&
+        !isPreImageLoad(*OpI) && !ReadByRules.contains({CurrentPrimal, OpI}) &&
         !ReadByOwnRule.contains({CurrentPrimal, OpI}))
       Taped.insert(OpI);
   }
@@ -220,8 +221,8 @@ static StringRef describeSource(ReverseEmitter::PrimalSource Source) {
   case S::LoadAgain:
     return "loaded again (no later write may change that memory)";
   case S::PreImage:
-    return "loaded again after the pre-image of the bulk write that "
-           "overwrites it is put back";
+    return "loaded again after the pre-images of the writes that overwrite "
+           "it are put back";
   case S::Tape:
     return "taped";
   }

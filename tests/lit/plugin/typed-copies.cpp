@@ -54,5 +54,5 @@ void use(double *a, double *da, int *col, const int *next, int n, int k,
 // CHECK-NOT: 'product(double const*, int const*, int, int, double*, double*)' tapes a i32
 // CHECK-DAG: typed-copies.cpp:17:23: remark: in the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' this value is loaded again (no later write may change that memory)
 // CHECK-DAG: typed-copies.cpp:27:23: remark: the reverse sweep of 'productByMemcpy(double const*, int const*, int, int, double*, double*)' tapes a i32 loaded from memory that a write through another pointer may change
-// CHECK-DAG: typed-copies.cpp:37:23: remark: in the reverse sweep of 'permuted(double const*, int*, int const*, int, int, double*, double*)' this value is loaded again after the pre-image of the bulk write that overwrites it is put back
+// CHECK-DAG: typed-copies.cpp:37:23: remark: in the reverse sweep of 'permuted(double const*, int*, int const*, int, int, double*, double*)' this value is loaded again after the pre-images of the writes that overwrite it are put back
 // NOSTRICT: typed-copies.cpp:17:23: remark: the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' tapes a i32 loaded from memory that a write through another pointer may change
