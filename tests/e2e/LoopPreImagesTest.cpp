@@ -116,6 +116,28 @@ double sweepsAfterReads(double *x, int n, int steps) {
   return t;
 }
 
+// A struct of vectors (a simulation's state): each vector's data pointer is
+// loaded again in every iteration, so the update's footprint is computed
+// from copies of those loads where the update loop starts.
+struct Field {
+  std::vector<double> x, v;
+  double dt;
+};
+
+double fieldSteps(Field &f, int steps) {
+  int n = int(f.x.size());
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 1; i + 1 < n; ++i)
+      f.v[i] += f.dt * (f.x[i - 1] - 2 * f.x[i] + f.x[i + 1]) * f.x[i];
+    for (int i = 0; i < n; ++i)
+      f.x[i] += f.dt * f.v[i];
+  }
+  double e = 0;
+  for (int i = 0; i < n; ++i)
+    e += f.x[i] * f.x[i] + f.v[i] * f.v[i];
+  return e;
+}
+
 std::vector<double> inputs(int n) { return check::wave(n, 0.9); }
 
 /// check_gradient of F(x, rest...), and x after grad<F> as after F.
@@ -196,6 +218,33 @@ TEST(LoopPreImages, TwoLoopsWriteTheHalves) {
 
 TEST(LoopPreImages, ReadsBeforeAGaussSeidelUpdate) {
   expectRight<sweepsAfterReads>(6, 6, 3);
+}
+
+TEST(LoopPreImages, StructOfVectors) {
+  const int N = 7, Steps = 4;
+  Field Start{inputs(N), check::wave(N, 0.3), 0.2};
+  Field F = Start, Shadow{std::vector<double>(N), std::vector<double>(N), 0};
+  slope::grad<fieldSteps>(slope::dup(F, Shadow), Steps);
+  Field Plain = Start;
+  fieldSteps(Plain, Steps);
+  for (int I = 0; I < N; ++I) {
+    EXPECT_NEAR(F.x[I], Plain.x[I], 1e-13 * std::fabs(Plain.x[I]));
+    auto OfX = [&](double *X) {
+      Field G = Start;
+      G.x.assign(X, X + N);
+      return fieldSteps(G, Steps);
+    };
+    std::vector<double> Reference =
+        check::arrayDifferences(OfX, Start.x.data(), N);
+    EXPECT_TRUE(check::near(Shadow.x[I], Reference[I], 1e-6, 1e-9))
+        << "reverse, x[" << I << "]";
+    Field G = Start, Tangent{std::vector<double>(N), std::vector<double>(N), 0};
+    Tangent.x[I] = 1;
+    EXPECT_TRUE(check::near(
+        slope::derivative<fieldSteps>(slope::dup(G, Tangent), Steps),
+        Reference[I], 1e-6, 1e-9))
+        << "forward, x[" << I << "]";
+  }
 }
 
 TEST(LoopPreImages, NoStepsAtAll) {

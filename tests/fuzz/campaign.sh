@@ -4,7 +4,8 @@
 # during the campaign does not change what is tested.
 #
 #   campaign.sh snapshot <build dir> <snapshot dir>
-#       copy the plugin and the headers, and record the commit they came from
+#       copy the plugin, the headers and the generator, and record the
+#       commit they came from
 #   campaign.sh run <snapshot dir> <first seed> <last seed> [<log>]
 #       one line per seed on stdout and appended to <log>
 #       (default tests/fuzz/campaign.log); a passing seed's files are deleted,
@@ -20,8 +21,10 @@ snapshot)
   mkdir -p "$snapshot"
   cp "$build/lib/SlopeClang.so" "$snapshot/"
   rm -rf "$snapshot/include" && cp -r "$here/../../include" "$snapshot/include"
+  # The generator too: editing it during a campaign changes no seed's file.
+  cp "$here/generate.py" "$here/run-fuzz.sh" "$snapshot/"
   git -C "$here" rev-parse --short HEAD >"$snapshot/commit"
-  if ! git -C "$here" diff --quiet HEAD -- src include; then
+  if ! git -C "$here" diff --quiet HEAD -- src include tests/fuzz; then
     echo "+dirty" >>"$snapshot/commit"
   fi
   echo "snapshot of $(tr '\n' ' ' <"$snapshot/commit")in $snapshot"
@@ -31,7 +34,7 @@ run)
   commit=$(tr -d '\n' <"$snapshot/commit")
   work="$snapshot/work$first"
   for seed in $(seq "$first" "$last"); do
-    output=$(FUZZ_ALL=1 "$here/run-fuzz.sh" clang++-19 "$snapshot/SlopeClang.so" \
+    output=$(FUZZ_ALL=1 "$snapshot/run-fuzz.sh" clang++-19 "$snapshot/SlopeClang.so" \
       "$snapshot/include" "$work" "$seed")
     correct=$(grep -c '^correct' <<<"$output")
     line="seed $seed: $correct/8 correct, plugin $commit, $(date -u +%FT%RZ)"

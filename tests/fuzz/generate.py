@@ -16,7 +16,9 @@ stay away from zero, logarithms and roots see positive arguments.
 
 After them come two time loops over a struct of std::vectors (StateKernel),
 drawn from a random stream of their own so that the kernels before them
-stay what they were for every seed.
+stay what they were for every seed, and a time loop whose step reads a
+vector in loops of their own and then updates it in place (StepKernel), on
+a third stream.
 """
 
 import math
@@ -760,6 +762,55 @@ class StateKernel:
                 f"{phases[1]}, {phases[2]}, {shuffle}), {steps});\n}}\n")
 
 
+class StepKernel(StateKernel):
+    """A time loop whose step reads a vector in loops of their own (a
+    stencil, a gather, a reduction) and then updates it in place in a loop
+    of its own -- the shape whose reads the reverse sweep may load again
+    after putting back what the update overwrote. Sometimes the update
+    covers fewer elements, runs backwards or stores conditionally, or the
+    buffers are swapped after it: those must stay right as well."""
+
+    def source(self):
+        x = self.rng.choice(["st.a", "st.b"])
+        y = "st.b" if x == "st.a" else "st.a"
+        reads = [f"{x}[i - 1]", f"{x}[i + 1]", f"{x}[st.idx[i]]", f"{y}[i]",
+                 "st.h"]
+        # Every read enters the result whatever the random parts draw.
+        body = ["for (int i = 1; i + 1 < n; ++i)",
+                f"  st.c[i] = {self.expr(reads)} + 0.3 * {x}[i - 1] * "
+                f"{x}[i + 1] - 0.2 * {x}[st.idx[i]];",
+                "for (int i = 0; i < n; ++i)",
+                f"  acc += 0.1 * {x}[i] * "
+                f"{self.expr([f'{x}[i]', 'st.c[i]', 'acc'])};"]
+        update = (f"0.5 * {x}[i] + 0.5 * std::tanh(st.c[i]) * "
+                  f"{self.expr(['st.c[i]', f'{x}[i]'])}")
+        shape = self.rng.choice(["plain", "plain", "shorter", "backwards",
+                                 "conditional", "swap", "two"])
+        if shape == "shorter":
+            body += ["for (int i = 0; i < n - 1 - t % 2; ++i)"]
+        elif shape == "backwards":
+            body += ["for (int i = n - 1; i >= 0; --i)"]
+        else:
+            body += ["for (int i = 0; i < n; ++i)"]
+        if shape == "conditional":
+            body += [f"  if (st.c[i] > 0.0)", f"    {x}[i] = {update};"]
+        else:
+            body += [f"  {x}[i] = {update};"]
+        if shape == "swap":
+            body += ["std::swap(st.a, st.b);"]
+        if shape == "two":
+            body += ["for (int i = 0; i < n; ++i)",
+                     f"  {y}[i] = 0.5 * {y}[i] + 0.25 * "
+                     f"{self.expr([f'{x}[i]', 'st.c[i]'])};"]
+        steps = "\n".join("    " + line for line in body)
+        return (f"double {self.name}(State &st, int steps) {{\n"
+                "  int n = int(st.a.size());\n"
+                "  double acc = 0;\n"
+                "  for (int t = 0; t < steps; ++t) {\n"
+                f"{steps}\n  }}\n"
+                "  return acc + stateSum(st);\n}\n")
+
+
 class Helper:
     """A scalar helper function kernels may call."""
 
@@ -956,6 +1007,11 @@ def main():
         kernel = StateKernel(state_rng, f"stateKernel{k}")
         out.append(kernel.source() + "\n")
         tests.append(kernel.test(state_rng.choice([1, 2, 3, 5, 8]), seed))
+    # And the in-place steps, on a stream of their own too.
+    step_rng = random.Random(seed * 104729 + 31)
+    kernel = StepKernel(step_rng, "stepKernel")
+    out.append(kernel.source() + "\n")
+    tests.append(kernel.test(step_rng.choice([3, 5, 8]), seed))
     out.append("} // namespace\n\n")
     out += [t + "\n" for t in tests]
     sys.stdout.write("".join(out))

@@ -113,35 +113,48 @@ ReverseEmitter::footprintOf(StoreInst &Store, ScalarEvolution &SE, LoopInfo &LI,
         return std::nullopt;
   const DataLayout &DL = Derivative->getDataLayout();
   uint64_t Size = DL.getTypeStoreSize(Store.getValueOperand()->getType());
-  auto *Address =
-      dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Store.getPointerOperand()));
-  if (!Address || Address->getLoop() != L || !Address->isAffine())
+  // The address: a recurrence of the loop, plus terms the same in every
+  // iteration that scalar evolution cannot tell are (a data pointer loaded
+  // again in each iteration).
+  const SCEV *Address = SE.getSCEV(Store.getPointerOperand());
+  const auto *Rec = dyn_cast<SCEVAddRecExpr>(Address);
+  if (const auto *Sum = dyn_cast<SCEVAddExpr>(Address))
+    for (const SCEV *Term : Sum->operands())
+      if (const auto *Found = dyn_cast<SCEVAddRecExpr>(Term)) {
+        if (Rec)
+          return std::nullopt;
+        Rec = Found;
+      }
+  if (!Rec || Rec->getLoop() != L || !Rec->isAffine())
     return std::nullopt;
-  auto *Step = dyn_cast<SCEVConstant>(Address->getStepRecurrence(SE));
+  auto *Step = dyn_cast<SCEVConstant>(Rec->getStepRecurrence(SE));
   const SCEV *Taken = SE.getBackedgeTakenCount(L);
   if (!Step || isa<SCEVCouldNotCompute>(Taken) ||
       Step->getAPInt().abs() != Size)
     return std::nullopt;
-  // One footprint per call: the slots at the ends of the sweeps hold it.
   Type *I64 = Type::getInt64Ty(Derivative->getContext());
   const SCEV *Count =
       SE.getAddExpr(SE.getZeroExtendExpr(Taken, I64), SE.getOne(I64));
-  const SCEV *Low = Step->getAPInt().isNegative()
-                        ? Address->evaluateAtIteration(Taken, SE)
-                        : Address->getStart();
+  const SCEV *First = Step->getAPInt().isNegative()
+                          ? Rec->evaluateAtIteration(Taken, SE)
+                          : Rec->getStart();
+  const SCEV *Low = Rec == Address
+                        ? First
+                        : SE.getAddExpr(SE.getMinusSCEV(Address, Rec), First);
   const SCEV *Bytes = SE.getMulExpr(Count, SE.getConstant(I64, Size));
-  SCEVExpander Expander(SE, DL, "pre.image");
+  // One footprint per call (the slots at the ends of the sweeps hold it),
+  // computed where the loop starts: its values there, or copies of them.
   Instruction *At = State->Preheader->getTerminator();
-  auto OncePerCall = [&](const SCEV *S) {
+  auto Computable = [&](const SCEV *S) {
     return !SCEVExprContains(S, [&](const SCEV *Term) {
       auto *Leaf = dyn_cast<SCEVUnknown>(Term);
       return isa<SCEVAddRecExpr>(Term) ||
-             (Leaf && !hasOneValuePerCall(Leaf->getValue()));
+             (Leaf && !canMaterializeAt(Leaf->getValue(), *At, DT));
     });
   };
-  if (!OncePerCall(Low) || !OncePerCall(Bytes) ||
-      !Expander.isSafeToExpandAt(Low, At) ||
-      !Expander.isSafeToExpandAt(Bytes, At))
+  SCEVExpander Expander(SE, DL, "pre.image");
+  if (!Computable(Low) || !Computable(Bytes) || !Expander.isSafeToExpand(Low) ||
+      !Expander.isSafeToExpand(Bytes))
     return std::nullopt;
   return Footprint{Low, Bytes, L};
 }
@@ -161,6 +174,37 @@ bool ReverseEmitter::hasOneValuePerCall(Value *V, unsigned Depth) {
     return false;
   return all_of(I->operands(),
                 [&](Value *Op) { return hasOneValuePerCall(Op, Depth - 1); });
+}
+
+bool ReverseEmitter::canMaterializeAt(Value *V, Instruction &At,
+                                      DominatorTree &DT) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, &At))
+    return true;
+  // A copy at At computes the same: one value per call, made of loads
+  // and arithmetic that the loop runs in every iteration anyway.
+  return InLoop.contains(I->getParent()) && !isa<PHINode>(I) &&
+         hasOneValuePerCall(I) && all_of(I->operands(), [&](Value *Op) {
+           return canMaterializeAt(Op, At, DT);
+         });
+}
+
+Value *ReverseEmitter::materializeAt(Value *V, Instruction &At,
+                                     DominatorTree &DT,
+                                     DenseMap<Value *, Value *> &Copies) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, &At))
+    return V;
+  if (Value *Known = Copies.lookup(I))
+    return Known;
+  Instruction *Copy = I->clone();
+  for (Use &Op : Copy->operands())
+    Op.set(materializeAt(Op.get(), At, DT, Copies));
+  Copy->insertBefore(&At);
+  Copy->setName(I->getName() + ".before.loop");
+  withoutReverse(Copy);
+  Copies[I] = Copy;
+  return Copy;
 }
 
 bool ReverseEmitter::canRestoreLoopStore(LoadInst &Load, StoreInst &Store,
@@ -216,7 +260,7 @@ void ReverseEmitter::planPreImages(
         copyBulkPreImage(*Bulk);
       else
         copyLoopPreImage(*cast<StoreInst>(W), *FootprintOf(*cast<StoreInst>(W)),
-                         SE);
+                         SE, DT);
     }
   }
 }
@@ -238,14 +282,28 @@ void ReverseEmitter::copyBulkPreImage(MemIntrinsic &Write) {
 }
 
 void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
-                                      ScalarEvolution &SE) {
+                                      ScalarEvolution &SE, DominatorTree &DT) {
   PreImage &Pre = PreImages[&Store];
   BasicBlock *Preheader = Where.L->getLoopPreheader();
   Instruction *At = Preheader->getTerminator();
+  // Terms computed in the loop are copied before it.
+  DenseMap<Value *, Value *> Copies;
+  ValueToSCEVMapTy Before;
+  for (const SCEV *S : {Where.Low, Where.Bytes})
+    SCEVExprContains(S, [&](const SCEV *Term) {
+      if (auto *Leaf = dyn_cast<SCEVUnknown>(Term))
+        if (Value *Copy = materializeAt(Leaf->getValue(), *At, DT, Copies);
+            Copy != Leaf->getValue())
+          Before[Leaf->getValue()] = SE.getUnknown(Copy);
+      return false; // visit every term
+    });
   SCEVExpander Expander(SE, Derivative->getDataLayout(), "pre.image");
   IRBuilder<> B(At);
-  Value *Low = Expander.expandCodeFor(Where.Low, B.getPtrTy(), At);
-  Value *Bytes = Expander.expandCodeFor(Where.Bytes, B.getInt64Ty(), At);
+  Value *Low = Expander.expandCodeFor(
+      SCEVParameterRewriter::rewrite(Where.Low, SE, Before), B.getPtrTy(), At);
+  Value *Bytes = Expander.expandCodeFor(
+      SCEVParameterRewriter::rewrite(Where.Bytes, SE, Before), B.getInt64Ty(),
+      At);
   for (Instruction *I : Expander.getAllInsertedInstructions())
     withoutReverse(I);
   Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "loop.pre.image"));

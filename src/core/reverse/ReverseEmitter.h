@@ -289,7 +289,16 @@ private:
                            const Footprint &Where, llvm::LoopInfo &LI);
   void copyBulkPreImage(llvm::MemIntrinsic &Write);
   void copyLoopPreImage(llvm::StoreInst &Store, const Footprint &Where,
-                        llvm::ScalarEvolution &SE);
+                        llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
+  /// Whether \p V can be computed at \p At: it is available there, or it
+  /// has one value per call and copies of it and its operands can be.
+  bool canMaterializeAt(llvm::Value *V, llvm::Instruction &At,
+                        llvm::DominatorTree &DT);
+  /// \p V at \p At: itself, or copies (without reverse code) of it and
+  /// of its operands that are not available there.
+  llvm::Value *
+  materializeAt(llvm::Value *V, llvm::Instruction &At, llvm::DominatorTree &DT,
+                llvm::DenseMap<llvm::Value *, llvm::Value *> &Copies);
   /// \p I loaded again (its memory restored by then), or null.
   llvm::Value *preImageValue(llvm::Instruction &I, llvm::IRBuilderBase &B);
   /// At the reverse of \p Write: its pre-image goes back.
