@@ -4,6 +4,7 @@
 #include "Expect.h"
 
 #include <slope/slope.hpp>
+#include <slope/testing.hpp>
 
 #include <cmath>
 #include <thread>
@@ -64,6 +65,31 @@ double recurrence(double x, long n) {
   return y;
 }
 
+// Coefficients read in every iteration from memory the loop does not
+// write: the reverse sweep sums their adjoints across the loop and adds the
+// sum to the shadow once, where it leaves the loop.
+double eulerSteps(double *__restrict x, const double *__restrict c, int n,
+                  int steps) {
+  for (int s = 0; s < steps; ++s)
+    for (int i = 0; i < n; ++i)
+      x[i] += c[0] * std::sin(x[i]) + c[1] * c[0] * x[i];
+  double r = 0;
+  for (int i = 0; i < n; ++i)
+    r += (1 + 0.5 * i) * x[i];
+  return r;
+}
+
+// Only some iterations read the coefficient (none when n is 0).
+double guardedReads(double *__restrict x, const double *__restrict c, int n) {
+  double r = 0;
+  for (int i = 0; i < n; ++i) {
+    if (x[i] > 0.5)
+      r += c[0] * x[i] * x[i];
+    r += c[1] * std::cos(x[i]);
+  }
+  return r;
+}
+
 TEST(Loops, CountedLoop) {
   for (int N : {0, 1, 5})
     check::expectFirstArg<power<double>>(
@@ -102,6 +128,46 @@ TEST(Loops, MillionIterationRecurrence) {
   double Y = recurrence(X, 1000000);
   double Expected = 0.5 / (1 - 0.5 * std::cos(Y));
   check::expectFirstArg<recurrence>(X, Expected, 1e-12, 1000000L);
+}
+
+TEST(Loops, InvariantReadsSummedAcrossTheLoop) {
+  std::vector<double> X = check::wave(6, 0.7), DX(6), C = {0.3, -0.2}, DC(2);
+  EXPECT_TRUE(slope::testing::check_gradient<eulerSteps>(
+      slope::dup(X.data(), DX.data(), 6), slope::dup(C.data(), DC.data(), 2), 6,
+      3));
+  for (int N : {1, 7}) {
+    std::vector<double> Y = check::wave(N, 0.9), DY(N);
+    EXPECT_TRUE(slope::testing::check_gradient<guardedReads>(
+        slope::dup(Y.data(), DY.data(), N), slope::dup(C.data(), DC.data(), 2),
+        N))
+        << "n = " << N;
+  }
+  // No iteration: nothing is added to the coefficients' shadow.
+  double Y = 0.7, DY = 0, Zero[2] = {0, 0};
+  slope::grad<guardedReads>(slope::dup(&Y, &DY), slope::dup(C.data(), Zero),
+                            0);
+  EXPECT_EQ(Zero[0], 0.0);
+  EXPECT_EQ(Zero[1], 0.0);
+}
+
+TEST(Loops, InvariantReadsSummedInVectorMode) {
+  std::vector<double> X = check::wave(6, 0.7), C = {0.3, -0.2};
+  std::vector<double> DX(6), DC(2);
+  {
+    std::vector<double> Xs = X;
+    slope::grad<eulerSteps>(slope::dup(Xs.data(), DX.data()),
+                            slope::dup(C.data(), DC.data()), 6, 3);
+  }
+  std::vector<double> X0(6), X1(6), C0(2), C1(2);
+  slope::grad<eulerSteps>(
+      slope::dup(X.data(), slope::lanes(X0.data(), X1.data())),
+      slope::dup(C.data(), slope::lanes(C0.data(), C1.data())), 6, 3);
+  for (int I = 0; I < 2; ++I) {
+    EXPECT_NEAR(C0[I], DC[I], 1e-12 * std::fabs(DC[I]))
+        << "lane 0, c[" << I << "]";
+    EXPECT_NEAR(C1[I], DC[I], 1e-12 * std::fabs(DC[I]))
+        << "lane 1, c[" << I << "]";
+  }
 }
 
 TEST(Loops, EachThreadKeepsItsOwnTapeBuffer) {

@@ -136,8 +136,11 @@ Error ShadowMap::buildTwin(Instruction &I) {
         B.CreateSelect(Select->getCondition(), get(Select->getTrueValue()),
                        get(Select->getFalseValue()), Name);
   } else if (auto *Load = dyn_cast<LoadInst>(&I)) {
-    Shadows[&I] = B.CreateAlignedLoad(
+    // The shadow holds a pointer where the primal does: the same tag.
+    auto *Twin = B.CreateAlignedLoad(
         I.getType(), get(Load->getPointerOperand()), Load->getAlign(), Name);
+    Twin->copyMetadata(*Load, {LLVMContext::MD_tbaa});
+    Shadows[&I] = Twin;
   } else if (auto *Alloca = dyn_cast<AllocaInst>(&I)) {
     if (!Alloca->isStaticAlloca())
       return unsupported(I, "variable-sized or loop-local stack arrays of "
@@ -202,7 +205,8 @@ void ShadowMap::mirrorPointerStore(StoreInst &Store) {
   if (Mode == DiffMode::Reverse && isCallerMemory(Store.getPointerOperand(), 0))
     OverwrittenShadowPointers[&Store] = B.CreateAlignedLoad(
         V->getType(), ShadowAddress, Store.getAlign(), "shadow.overwritten");
-  B.CreateAlignedStore(Twin, ShadowAddress, Store.getAlign());
+  B.CreateAlignedStore(Twin, ShadowAddress, Store.getAlign())
+      ->copyMetadata(Store, {LLVMContext::MD_tbaa});
   // A heap shadow of Slope's allocator stored where the caller sees it
   // (a reallocation's, or an allocation's whose way there findPrimalAllocated
   // could not follow, through local memory): the caller would

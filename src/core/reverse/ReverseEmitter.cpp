@@ -409,6 +409,8 @@ Expected<Function *> ReverseEmitter::run() {
   for (BasicBlock *BB : PrimalBlocks)
     if (Error E = fillReverseBlock(*BB))
       return std::move(E);
+  if (Error E = flushLoopAccumulators())
+    return std::move(E);
 
   IRBuilder<> AtReturn(FinalReturn);
   restoreFinalMemory(AtReturn);

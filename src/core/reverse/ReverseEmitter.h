@@ -137,7 +137,27 @@ private:
     /// The number of backedges taken, computed in the preheader from
     /// scalar evolution when the loop leaves only from its latch, or null.
     llvm::Value *TakenCount = nullptr;
+    /// Where the reverse sweep leaves the loop's reverse.
+    llvm::BasicBlock *ReverseLeave = nullptr;
   };
+  // Adjoints of loads from an address outside the loop, summed in a
+  // register across its reverse (LoopAccumulators.cpp).
+  struct LoopAccumulator {
+    LoopState *Loop = nullptr;
+    llvm::AllocaInst *Sum = nullptr, *Shadow = nullptr;
+  };
+  /// The accumulator of \p Load in the current lane, made on first use;
+  /// null when its adjoint must go to shadow memory each time.
+  LoopAccumulator *loopAccumulatorFor(llvm::LoadInst &Load);
+  /// Adds \p Adjoint to \p Load's accumulator; false when it has none.
+  bool accumulateInLoop(llvm::LoadInst &Load, llvm::Value *Adjoint,
+                        llvm::IRBuilderBase &B);
+  /// Where the reverse sweep leaves each loop: the sums go to shadow memory.
+  llvm::Error flushLoopAccumulators();
+  llvm::DenseMap<std::pair<llvm::LoadInst *, unsigned>, LoopAccumulator>
+      Accumulators;
+  /// In order of creation: the flushes come out the same every time.
+  llvm::SmallVector<std::pair<llvm::LoadInst *, unsigned>, 4> AccumulatorOrder;
   struct Induction {
     LoopState *Loop;
     llvm::Value *Start;

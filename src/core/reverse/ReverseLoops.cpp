@@ -239,6 +239,7 @@ void ReverseEmitter::branchBackFromHeader(LoopState &L, IRBuilderBase &B) {
       Ctx, L.Header->getName() + ".rev.previous", Derivative);
   B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt64(0)), Leave, Previous);
 
+  L.ReverseLeave = Leave;
   IRBuilder<> LeaveB(Leave);
   moveAdjointsAlongEdge(*L.Preheader, *L.Header, LeaveB);
   IRBuilder<> PreviousB(Previous);

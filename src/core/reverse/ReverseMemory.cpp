@@ -47,6 +47,8 @@ static bool isBarrier(Intrinsic::ID ID) {
 
 void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
                                      IRBuilderBase &B) {
+  if (accumulateInLoop(Load, Adjoint, B))
+    return;
   Value *Shadow = shadowAt(Load.getPointerOperand(), B);
   // On a GPU, memory outside the thread's own stack may be read by many
   // threads: their adjoints add up atomically.
@@ -56,8 +58,13 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
                       AtomicOrdering::Monotonic);
     return;
   }
-  Value *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
-  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign());
+  // Shadow memory holds what the primal's does, in the same types: its
+  // accesses keep the primal's type tags (double stores of adjoints then
+  // do not make the shadows' own data pointers look changed).
+  auto *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
+  Old->copyMetadata(Load, {LLVMContext::MD_tbaa});
+  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign())
+      ->copyMetadata(Load, {LLVMContext::MD_tbaa});
 }
 
 Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
@@ -97,10 +104,12 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     if (!V->getType()->isFloatingPointTy())
       return Error::success();
     Value *Shadow = shadowAt(Store->getPointerOperand(), B);
-    Value *Adjoint =
+    auto *Adjoint =
         B.CreateAlignedLoad(V->getType(), Shadow, Store->getAlign());
+    Adjoint->copyMetadata(*Store, {LLVMContext::MD_tbaa});
     B.CreateAlignedStore(Constant::getNullValue(V->getType()), Shadow,
-                         Store->getAlign());
+                         Store->getAlign())
+        ->copyMetadata(*Store, {LLVMContext::MD_tbaa});
     accumulate(V, Adjoint, B);
     return Error::success();
   }

@@ -1,0 +1,53 @@
+; The adjoint of a load from an address outside its loop (a coefficient
+; read in every iteration, from memory the loop does not write) is summed in
+; a register across the loop's reverse and added to the shadow once, where
+; the reverse sweep leaves the loop -- not loaded and stored in every
+; iteration.
+; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -S %s | FileCheck %s
+; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -disable-output \
+; RUN:   -pass-remarks-analysis=slope %s 2>&1 | FileCheck --check-prefix=REMARK %s
+
+@desc = linkonce_odr constant [4 x i8] c"DDI\00"
+
+; Σ c·x[i]² over i < n.
+define double @scaled(ptr noalias %x, ptr noalias %c, i64 %n) {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %acc = phi double [ 0.0, %entry ], [ %acc.next, %loop ]
+  %xp = getelementptr inbounds double, ptr %x, i64 %i
+  %v = load double, ptr %xp, align 8
+  %k = load double, ptr %c, align 8
+  %sq = fmul double %v, %v
+  %term = fmul double %k, %sq
+  %acc.next = fadd double %acc, %term
+  %i.next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %i.next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret double %acc.next
+}
+
+declare void @_ZN5slope6detail14reverse_markerIJPvS2_lS2_S2_S2_EEEvPKvPKcS2_DpT_(ptr, ptr, ptr, ptr, ptr, i64, ptr, ptr, ptr)
+
+define void @caller(ptr %x, ptr %c, i64 %n, ptr %dx, ptr %dc, ptr %out) {
+  call void @_ZN5slope6detail14reverse_markerIJPvS2_lS2_S2_S2_EEEvPKvPKcS2_DpT_(ptr @scaled, ptr @desc, ptr %out, ptr %x, ptr %c, i64 %n, ptr %dx, ptr %dc, ptr null)
+  ret void
+}
+
+; CHECK-LABEL: define internal { double } @scaled.slope.reverse.DDI(
+; In the loop's reverse: the sum in a register, no access of c's shadow.
+; CHECK: loop.rev:
+; CHECK-NEXT: %[[SUM:.*]] = phi double [ -0.000000e+00, %exit ], [ %[[NEXT:.*]], %loop.rev ]
+; CHECK-NOT: %c.shadow
+; CHECK: %[[NEXT]] = fadd double %[[SUM]],
+; CHECK-NOT: %c.shadow
+; CHECK: br i1 %{{.*}}, label %loop.rev.leave, label %loop.rev
+; Where the reverse leaves the loop: added to the shadow once.
+; CHECK: rev.leave.add:
+; CHECK-NEXT: %[[OLD:.*]] = load double, ptr %c.shadow, align 8
+; CHECK-NEXT: %[[NEW:.*]] = fadd double %[[OLD]], %[[NEXT]]
+; CHECK-NEXT: store double %[[NEW]], ptr %c.shadow, align 8
+
+; REMARK: the adjoint of this value is summed across the loop and added to memory once
