@@ -116,6 +116,24 @@ double sweepsAfterReads(double *x, int n, int steps) {
   return t;
 }
 
+// The reads feed branches of their loop: the reverse of those blocks loads
+// them again too (no write falls within one iteration of the read loop).
+double branchyReads(double *__restrict x, int n, int steps) {
+  double t = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 1; i + 1 < n; ++i) {
+      double a = x[i - 1] * x[i + 1];
+      if (a > 0.3)
+        t += std::sin(a) * x[i];
+      else
+        t += std::exp(a) * x[i - 1];
+    }
+    for (int i = 0; i < n; ++i)
+      x[i] = 0.9 * x[i] + 0.01 * t;
+  }
+  return t;
+}
+
 // A struct of vectors (a simulation's state): each vector's data pointer is
 // loaded again in every iteration, so the update's footprint is computed
 // from copies of those loads where the update loop starts.
@@ -219,6 +237,8 @@ TEST(LoopPreImages, TwoLoopsWriteTheHalves) {
 TEST(LoopPreImages, ReadsBeforeAGaussSeidelUpdate) {
   expectRight<sweepsAfterReads>(6, 6, 3);
 }
+
+TEST(LoopPreImages, ReadsUsedInBranches) { expectRight<branchyReads>(8, 8, 3); }
 
 TEST(LoopPreImages, StructOfVectors) {
   const int N = 7, Steps = 4;

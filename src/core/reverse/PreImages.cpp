@@ -252,7 +252,18 @@ void ReverseEmitter::planPreImages(
     });
     if (!Restorable)
       continue;
-    PreImageLoads.insert(Load);
+    // Stores of loops apart from the load's loop write nothing within one
+    // of its iterations: any block of that loop may load the value again.
+    const SmallPtrSet<BasicBlock *, 16> *Region = nullptr;
+    for (const auto &L : Loops)
+      if (L->Blocks.contains(Load->getParent()) &&
+          (!Region || L->Blocks.size() < Region->size()))
+        Region = &L->Blocks;
+    if (Region && any_of(Writers, [&](Instruction *W) {
+          return !isa<StoreInst>(W) || Region->contains(W->getParent());
+        }))
+      Region = nullptr;
+    PreImageLoads[Load] = Region;
     for (Instruction *W : Writers) {
       if (PreImages.count(W))
         continue;

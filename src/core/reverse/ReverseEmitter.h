@@ -339,8 +339,13 @@ private:
   /// In program order of planning: the saves and restores at the ends of
   /// the sweeps come out the same in every compilation.
   llvm::MapVector<llvm::Instruction *, PreImage> PreImages;
-  /// Loads whose later writers all have pre-images.
-  llvm::SmallPtrSet<llvm::LoadInst *, 16> PreImageLoads;
+  /// Loads whose later writers all have pre-images, with the blocks whose
+  /// reverse may load them again: the load's own, or, when every writer
+  /// is a store in a loop apart from the load's innermost loop, that
+  /// loop's (no write of theirs falls within one of its iterations).
+  llvm::DenseMap<llvm::LoadInst *,
+                 const llvm::SmallPtrSet<llvm::BasicBlock *, 16> *>
+      PreImageLoads;
   /// The copy (memcpy) of each store's loop pre-image.
   llvm::DenseMap<llvm::Instruction *, llvm::StoreInst *> LoopPreImageCopy;
   /// The instructions that take the pre-images: no reverse code.

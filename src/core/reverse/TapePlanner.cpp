@@ -80,8 +80,12 @@ bool ReverseEmitter::isPreImageLoad(Instruction &I) {
   auto *Load = dyn_cast<LoadInst>(&I);
   // Requested elsewhere, a bulk write could lie between the load and the
   // request.
-  return Load && PreImageLoads.contains(Load) &&
-         CurrentPrimal == Load->getParent();
+  if (!Load)
+    return false;
+  auto Found = PreImageLoads.find(Load);
+  return Found != PreImageLoads.end() &&
+         (CurrentPrimal == Load->getParent() ||
+          (Found->second && Found->second->contains(CurrentPrimal)));
 }
 
 bool ReverseEmitter::availableWithoutTape(Value *V, unsigned Depth) {
