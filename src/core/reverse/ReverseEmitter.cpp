@@ -229,7 +229,7 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
     if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
       return emitSplitCallReverse(*Call, Split->second, Adjoint, B);
   }
-  const DerivativeRule *Rule = findRule(I);
+  const DerivativeRule *Rule = ruleReversing(I);
   if (!Rule)
     return unsupported(I, "no derivative rule");
   SmallVector<Use *, 4> Operands = differentiableOperands(I);
@@ -245,6 +245,26 @@ Error ReverseEmitter::emitAdjoint(Instruction &I, IRBuilderBase &B) {
   for (auto [U, Contribution] : zip(Operands, Contributions))
     accumulate(U->get(), Contribution, B);
   return Error::success();
+}
+
+const DerivativeRule *ReverseEmitter::ruleReversing(Instruction &I) {
+  switch (I.getOpcode()) {
+  case Instruction::PHI:
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::Freeze:
+  case Instruction::Load:
+  case Instruction::Select:
+    return nullptr;
+  default:
+    break;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
+    if ((Custom && Custom->Pullback) || SplitCalls.count(Call))
+      return nullptr;
+  }
+  return findRule(I);
 }
 
 void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,

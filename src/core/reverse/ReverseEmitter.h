@@ -25,6 +25,8 @@
 
 namespace slope {
 
+struct DerivativeRule;
+
 /// Whether the reverse sweep recomputes \p I rather than taping it.
 bool isCheapToRecompute(const llvm::Instruction &I);
 
@@ -65,6 +67,13 @@ private:
   void rewriteReturn(llvm::ReturnInst &Ret);
   llvm::Error fillReverseBlock(llvm::BasicBlock &BB);
   llvm::Error emitAdjoint(llvm::Instruction &I, llvm::IRBuilderBase &B);
+  /// The derivative rule emitAdjoint reverses the active instruction \p I
+  /// with, or null where it reverses \p I itself (phis, loads, selects,
+  /// floating-point casts, freeze) or through a call's own derivative (a
+  /// custom pullback, a split callee). The planner's dry run
+  /// (findValuesRulesRead) asks the same question, so the two cannot
+  /// disagree on which rules read what.
+  const DerivativeRule *ruleReversing(llvm::Instruction &I);
   /// A call with a custom derivative: its pullback, fed \p Adjoint (null
   /// when the result is inactive or void).
   llvm::Error emitCustomReverse(llvm::CallBase &Call, const CustomRule &Rule,

@@ -125,14 +125,8 @@ void ReverseEmitter::findValuesRulesRead() {
     CurrentPrimal = BB;
     for (Instruction &I : *BB) {
       // The instructions whose reverse emitAdjoint takes from a rule.
-      if (!Activity->isActive(&I) || isa<PHINode>(I) || isa<LoadInst>(I) ||
-          isa<SelectInst>(I) || isa<CastInst>(I) || isa<FreezeInst>(I))
-        continue;
-      if (auto *Call = dyn_cast<CallBase>(&I);
-          Call &&
-          (customRuleOfCall(*Call, Req.Rules) || SplitCalls.count(Call)))
-        continue;
-      const DerivativeRule *Rule = findRule(I);
+      const DerivativeRule *Rule =
+          Activity->isActive(&I) ? ruleReversing(I) : nullptr;
       if (!Rule)
         continue;
       SmallVector<bool, 4> Wanted;
