@@ -156,6 +156,52 @@ double fieldSteps(Field &f, int steps) {
   return e;
 }
 
+// An index array the step changes in place (pairs of neighbours swap, so
+// an even number of steps leaves it as it was): the gather's indices are
+// loaded again after the pre-image of an integer store is put back, and
+// the addresses they make must be those of the step being reversed.
+double swappingGather(double *x, int *idx, int n, int steps) {
+  double t = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 0; i < n; ++i)
+      t += x[idx[i]] * x[i] * (1 + 0.1 * i);
+    for (int i = 0; i < n; ++i)
+      idx[i] ^= 1;
+    for (int i = 0; i < n; ++i)
+      x[i] = 0.8 * x[i] + 0.01 * t;
+  }
+  return t;
+}
+
+// A value loaded again is used in an inner loop of its own loop: its
+// reverse there sees the memory of the same step.
+double readIntoInnerLoop(double *x, int n, int steps) {
+  double t = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 0; i < n; ++i) {
+      double a = x[i];
+      for (int k = 1; k < 4; ++k)
+        t += std::sin(a * k) / k;
+    }
+    for (int i = n - 1; i >= 0; --i)
+      x[i] = 0.7 * x[i] + 0.03 * t;
+  }
+  return t;
+}
+
+// Steps inside an outer loop, reads two elements apart.
+double nestedTimeLoops(double *x, int n, int outer, int inner) {
+  double t = 0;
+  for (int o = 0; o < outer; ++o)
+    for (int s = 0; s < inner; ++s) {
+      for (int i = 0; i + 2 < n; i += 2)
+        t += x[i] * std::cos(x[i + 2]);
+      for (int i = 0; i < n; ++i)
+        x[i] = x[i] * 0.95 + 0.02 * t * x[(i + 1) % n];
+    }
+  return t;
+}
+
 std::vector<double> inputs(int n) { return check::wave(n, 0.9); }
 
 /// check_gradient of F(x, rest...), and x after grad<F> as after F.
@@ -265,6 +311,21 @@ TEST(LoopPreImages, StructOfVectors) {
         Reference[I], 1e-6, 1e-9))
         << "forward, x[" << I << "]";
   }
+}
+
+TEST(LoopPreImages, GatherThroughAnIndexArrayTheStepChanges) {
+  const int N = 8;
+  std::vector<int> Idx = {3, 1, 4, 0, 6, 5, 2, 7};
+  expectRight<swappingGather>(N, Idx.data(), N, 4);
+  EXPECT_EQ(Idx, (std::vector<int>{3, 1, 4, 0, 6, 5, 2, 7}));
+}
+
+TEST(LoopPreImages, ReadUsedInAnInnerLoop) {
+  expectRight<readIntoInnerLoop>(6, 6, 3);
+}
+
+TEST(LoopPreImages, NestedTimeLoops) {
+  expectRight<nestedTimeLoops>(8, 8, 3, 3);
 }
 
 TEST(LoopPreImages, NoStepsAtAll) {
