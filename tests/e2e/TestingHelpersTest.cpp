@@ -2,7 +2,9 @@
 // arrays in and out, void kernels, constants, floats) and fails, with a
 // message naming the worst components, on a deliberately wrong custom
 // derivative, in both of the calls it makes (with and without extents); it
-// leaves the caller's data as it was.
+// leaves the caller's data as it was. A jump of the function within the
+// first difference step is stepped over; a wrong derivative beside one
+// still fails.
 #include <slope/testing.hpp>
 
 #include <cmath>
@@ -42,6 +44,13 @@ SLOPE_CUSTOM_DERIVATIVE(cube, cube_forward, cube_pullback);
 
 double usesCube(double x, double y) { return cube(x) + y; }
 
+// Jumps by 1 just above 0.7: within the first difference step of a float
+// (h = ∛ε ≈ 4.9e-3), beyond a step 16 times smaller.
+float stepUp(float x) { return x * x + (x > 0.703f ? 1.0f : 0.0f); }
+
+// The wrong derivative next to a jump within the first step of a double.
+double cubeBelowAJump(double x) { return cube(x) + (x > 1.200001 ? 1.0 : 0.0); }
+
 } // namespace
 
 TEST(TestingHelpers, ScalarFunction) { SLOPE_EXPECT_GRADIENT(bowl, 0.7, 1.3); }
@@ -80,4 +89,17 @@ TEST(TestingHelpers, WrongCustomDerivativeFails) {
   EXPECT_NE(Message.find("argument 1 (called without extents): AD 4.752"),
             std::string::npos)
       << Message;
+}
+
+TEST(TestingHelpers, JumpWithinTheFirstStep) {
+  EXPECT_TRUE(slope::testing::check_gradient<stepUp>(
+      slope::testing::Tolerance{1e-3, 1e-4}, 0.7f));
+}
+
+TEST(TestingHelpers, WrongDerivativeBesideAJumpFails) {
+  ::testing::AssertionResult Result =
+      slope::testing::check_gradient<cubeBelowAJump>(1.2);
+  ASSERT_FALSE(Result);
+  std::string Message = Result.message();
+  EXPECT_NE(Message.find("argument 1: AD 4.752"), std::string::npos) << Message;
 }
