@@ -18,7 +18,8 @@ After them come two time loops over a struct of std::vectors (StateKernel),
 drawn from a random stream of their own so that the kernels before them
 stay what they were for every seed, and a time loop whose step reads a
 vector in loops of their own and then updates it in place (StepKernel), on
-a third stream.
+a third stream, and a kernel of irreducible loops over in-place data (gotos
+into loops, Duff's device: JumpKernel), on a fourth.
 """
 
 import math
@@ -811,6 +812,97 @@ class StepKernel(StateKernel):
                 "  return acc + stateSum(st);\n}\n")
 
 
+class JumpKernel:
+    """Irreducible control flow over in-place data: loops entered in the
+    middle by a goto, Duff's device (a switch into a do-while), and a loop
+    with two entries walking backwards. The loops update x in place,
+    reading ahead or behind, so what a later pass overwrites must not be
+    loaded again. Which entry runs depends on n and on a selector array,
+    never on the inputs (central differences would step across it)."""
+
+    def __init__(self, rng, name):
+        self.rng = rng
+        self.name = name
+        self.stub = Kernel(rng, name, [])
+        self.stub.shape, self.stub.has_y, self.stub.has_s = \
+            "inplace", False, True
+        self.counter = 0
+
+    def expr(self, leaves):
+        return self.rng.choice(BOUNDED).format(e=self.stub.expr(leaves, 2))
+
+    def entry(self):
+        """A condition that picks an entry: n's parity or a selector."""
+        if self.rng.random() < 0.5:
+            return f"n % 2 == {self.rng.choice([0, 1])}"
+        return f"sel[n % 4] > 0.0"
+
+    def goto_middle(self, k):
+        ahead = self.rng.choice([1, 2])
+        leaves = ["acc", "s", f"x[k{k}]", f"x[(k{k} + {ahead}) % n]"]
+        return [f"int k{k} = 0;",
+                f"if ({self.entry()})",
+                f"  goto middle{k};",
+                f"top{k}:",
+                f"x[k{k}] = 0.5 * x[k{k}] + 0.5 * "
+                f"{self.expr(leaves)};",
+                f"middle{k}:",
+                f"acc += 0.25 * {self.expr(leaves)};",
+                f"if (++k{k} < n)",
+                f"  goto top{k};"]
+
+    def duff(self, k):
+        leaves = ["acc", "s", f"x[k{k} % n]", f"x[(k{k} + 1) % n]"]
+        return [f"int k{k} = 0;",
+                f"switch (n % 3) {{",
+                "case 0:",
+                "  do {",
+                f"    x[k{k}] = 0.5 * x[k{k}] + 0.5 * "
+                f"{self.expr(leaves + [f'x[k{k}]'])};",
+                f"    ++k{k};",
+                "  case 2:",
+                f"    acc += 0.2 * {self.expr(leaves)};",
+                "  case 1:",
+                f"    acc = 0.8 * acc + 0.2 * {self.expr(leaves)};",
+                f"  }} while (k{k} < n);",
+                "}"]
+
+    def two_entries(self, k):
+        leaves = ["acc", "s", f"x[k{k}]", f"x[(k{k} + n - 1) % n]"]
+        return [f"int k{k} = n - 1;",
+                f"if ({self.entry()})",
+                f"  goto second{k};",
+                f"first{k}:",
+                f"acc = 0.7 * acc + 0.3 * {self.expr(leaves)};",
+                f"second{k}:",
+                f"x[k{k}] = 0.5 * x[k{k}] + 0.25 * x[(k{k} + n - 1) % n] + "
+                f"0.25 * {self.expr(leaves)};",
+                f"if (--k{k} >= 0)",
+                f"  goto first{k};"]
+
+    def source(self):
+        body = ["double sel[4] = {0.4, -0.3, 0.6, -0.5};", "double acc = 0.5 * s;"]
+        kinds = [self.goto_middle, self.duff, self.two_entries]
+        for k in range(self.rng.randint(1, 3)):
+            body += self.rng.choice(kinds)(k)
+        body += ["double r = acc;",
+                 "for (int i = 0; i < n; ++i)",
+                 "  r += (0.5 + 0.25 * i) * x[i];",
+                 "return r;"]
+        lines = "\n".join("  " + line for line in body)
+        self.text = (f"double {self.name}(double *x, int n, double s) {{\n"
+                     f"{lines}\n}}\n")
+        return self.text
+
+    def test(self, n, seed):
+        phase, s = self.rng.randint(1, 99), self.stub.scalar(self.text)
+        return (f"TEST(Fuzz{seed}, {self.name}) {{\n"
+                f"  const int n = {n};\n"
+                f"  std::vector<double> x = wave<double>(n, {phase}), dx(n);\n"
+                f"  EXPECT_TRUE(slope::testing::check_gradient<{self.name}>("
+                f"slope::dup(x.data(), dx.data(), n), n, {s}));\n}}\n")
+
+
 class Helper:
     """A scalar helper function kernels may call."""
 
@@ -1012,6 +1104,11 @@ def main():
     kernel = StepKernel(step_rng, "stepKernel")
     out.append(kernel.source() + "\n")
     tests.append(kernel.test(step_rng.choice([3, 5, 8]), seed))
+    # Irreducible loops over in-place data, on a fourth stream.
+    jump_rng = random.Random(seed * 15485863 + 7)
+    kernel = JumpKernel(jump_rng, "jumpKernel")
+    out.append(kernel.source() + "\n")
+    tests.append(kernel.test(jump_rng.choice([1, 2, 3, 5, 8]), seed))
     out.append("} // namespace\n\n")
     out += [t + "\n" for t in tests]
     sys.stdout.write("".join(out))
