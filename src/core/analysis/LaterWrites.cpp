@@ -275,11 +275,17 @@ struct LaterWrites::Analyses {
     return Batch.alias(Dest, Where) == AliasResult::NoAlias;
   }
 
+  /// Whether \p W may change \p Where, which \p At accesses, wherever
+  /// the two run.
+  bool mayChange(Instruction *W, Instruction &At, const MemoryLocation &Where) {
+    return W != &At && isModSet(Batch.getModRefInfo(W, Where)) &&
+           !assignsOtherType(*W, Where) && !touchesOtherObject(*W, At);
+  }
+
   /// Whether \p W may run after \p At and change \p Where.
   bool changesLater(Instruction *W, Instruction &At,
                     const MemoryLocation &Where) {
-    if (W == &At || !isModSet(Batch.getModRefInfo(W, Where)) ||
-        assignsOtherType(*W, Where) || touchesOtherObject(*W, At) ||
+    if (!mayChange(W, At, Where) ||
         !isPotentiallyReachable(&At, W, nullptr, &DT, &LI))
       return false;
     auto *Load = dyn_cast<LoadInst>(&At);
@@ -366,6 +372,22 @@ Instruction *LaterWrites::laterWriter(Instruction &At,
       return W;
   return nullptr;
 }
+
+Instruction *LaterWrites::writerInLoop(LoadInst &Load, const Loop &L) {
+  if (A->OtherThreadsWrite)
+    return &Load;
+  MemoryLocation Where = MemoryLocation::get(&Load);
+  for (Instruction *W : A->Writers)
+    if (L.contains(W->getParent()) && A->mayChange(W, Load, Where))
+      return W;
+  return nullptr;
+}
+
+DominatorTree &LaterWrites::dominators() { return A->DT; }
+
+LoopInfo &LaterWrites::loops() { return A->LI; }
+
+AssumptionCache &LaterWrites::assumptions() { return A->AC; }
 
 LoadWriters LaterWrites::sortLoads() {
   LoadWriters Result;

@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Function.h"
@@ -63,6 +65,15 @@ public:
   /// \p Where, or null when there is none.
   llvm::Instruction *laterWriter(llvm::Instruction &At,
                                  const llvm::MemoryLocation &Where);
+
+  /// A write inside \p L (in any of its iterations) that may change what
+  /// \p Load reads, or null when there is none.
+  llvm::Instruction *writerInLoop(llvm::LoadInst &Load, const llvm::Loop &L);
+
+  /// The analyses of the function the queries use.
+  llvm::DominatorTree &dominators();
+  llvm::LoopInfo &loops();
+  llvm::AssumptionCache &assumptions();
 
 private:
   struct Analyses;

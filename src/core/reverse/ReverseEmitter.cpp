@@ -20,6 +20,7 @@
 #include "DiffError.h"
 #include "Differentiator.h"
 #include "Emitters.h"
+#include "InvariantLoads.h"
 #include "LaterWrites.h"
 #include "Preprocess.h"
 #include "ReverseVerify.h"
@@ -365,6 +366,12 @@ Expected<Function *> ReverseEmitter::run() {
   createSignatureAndClone();
   Verifying = verifyReverseSweeps() &&
               targetFacts(*Derivative->getParent()).ReportsAtRunTime;
+  // Before the loads are sorted: the moved ones are then values of the
+  // loops' preheaders (InvariantLoads.cpp).
+  {
+    LaterWrites Invariance(*Derivative, TLI, Req.ArgVectorData);
+    hoistInvariantLoads(*Derivative, Invariance);
+  }
   LoadWriters Writers;
   {
     LaterWrites Later(*Derivative, TLI, Req.ArgVectorData);
