@@ -70,10 +70,11 @@ unsigned hoistFromLoop(Loop &L, LaterWrites &Later, Function &F) {
       Value *Address = Load->getPointerOperand();
       auto *AddressInLoop = dyn_cast<Instruction>(Address);
       // (Address arithmetic moves only when it is safe to compute early.)
-      bool Invariant = !AddressInLoop || !L.contains(AddressInLoop) ||
-                       (!isa<LoadInst>(AddressInLoop) &&
-                        L.hasLoopInvariantOperands(AddressInLoop) &&
-                        isSafeToSpeculativelyExecute(AddressInLoop));
+      bool Invariant =
+          !AddressInLoop || !L.contains(AddressInLoop) ||
+          (!isa<LoadInst>(AddressInLoop) && !isa<PHINode>(AddressInLoop) &&
+           L.hasLoopInvariantOperands(AddressInLoop) &&
+           isSafeToSpeculativelyExecute(AddressInLoop));
       if (!Invariant || Later.writerInLoop(*Load, L))
         continue;
       bool Runs = Safety.isGuaranteedToExecute(*Load, &DT, &L);
