@@ -373,6 +373,10 @@ Instruction *LaterWrites::laterWriter(Instruction &At,
   return nullptr;
 }
 
+bool LaterWrites::affords(uint64_t Loads) const {
+  return Loads * A->Writers.size() <= MaxQueries;
+}
+
 Instruction *LaterWrites::writerInLoop(LoadInst &Load, const Loop &L) {
   if (A->OtherThreadsWrite)
     return &Load;

@@ -66,6 +66,10 @@ public:
   llvm::Instruction *laterWriter(llvm::Instruction &At,
                                  const llvm::MemoryLocation &Where);
 
+  /// Whether asking about \p Loads loads stays within the alias queries
+  /// one function may cost (sortLoads answers nothing beyond them).
+  bool affords(uint64_t Loads) const;
+
   /// A write inside \p L (in any of its iterations) that may change what
   /// \p Load reads, or null when there is none.
   llvm::Instruction *writerInLoop(llvm::LoadInst &Load, const llvm::Loop &L);

@@ -98,6 +98,16 @@ unsigned hoistFromLoop(Loop &L, LaterWrites &Later, Function &F) {
 } // namespace
 
 unsigned hoistInvariantLoads(Function &F, LaterWrites &Later) {
+  // Each load is asked about once per loop around it, and again after a
+  // load of its loop moves: bounded like the later-write query.
+  uint64_t Questions = 0;
+  for (BasicBlock &BB : F)
+    if (Loop *L = Later.loops().getLoopFor(&BB))
+      Questions += uint64_t(count_if(
+                       BB, [](Instruction &I) { return isa<LoadInst>(I); })) *
+                   L->getLoopDepth();
+  if (!Later.affords(2 * Questions))
+    return 0;
   unsigned Moved = 0;
   // Inner loops first: a load moved before an inner loop may move on
   // before the loop around it.
