@@ -57,6 +57,9 @@ unsigned hoistFromLoop(Loop &L, LaterWrites &Later, Function &F) {
   SimpleLoopSafetyInfo Safety;
   Safety.computeLoopSafetyInfo(&L);
   unsigned Moved = 0;
+  // Loads a write in the loop may change: that answer, the costly one,
+  // does not change when other loads move.
+  SmallPtrSet<LoadInst *, 16> Stay;
   // A load moved may make the address of another invariant (a data
   // pointer, then an element at a fixed index): until nothing moves.
   for (bool Again = true; Again;) {
@@ -64,27 +67,33 @@ unsigned hoistFromLoop(Loop &L, LaterWrites &Later, Function &F) {
     SmallVector<LoadInst *, 16> Loads;
     for (BasicBlock *BB : L.blocks())
       for (Instruction &I : *BB)
-        if (auto *Load = dyn_cast<LoadInst>(&I); Load && Load->isSimple())
+        if (auto *Load = dyn_cast<LoadInst>(&I);
+            Load && Load->isSimple() && !Stay.contains(Load))
           Loads.push_back(Load);
     for (LoadInst *Load : Loads) {
       Value *Address = Load->getPointerOperand();
       auto *AddressInLoop = dyn_cast<Instruction>(Address);
+      if (AddressInLoop && !L.contains(AddressInLoop))
+        AddressInLoop = nullptr;
       // (Address arithmetic moves only when it is safe to compute early.)
       bool Invariant =
-          !AddressInLoop || !L.contains(AddressInLoop) ||
+          !AddressInLoop ||
           (!isa<LoadInst>(AddressInLoop) && !isa<PHINode>(AddressInLoop) &&
            L.hasLoopInvariantOperands(AddressInLoop) &&
            isSafeToSpeculativelyExecute(AddressInLoop));
-      if (!Invariant || Later.writerInLoop(*Load, L))
+      if (!Invariant)
         continue;
+      if (Later.writerInLoop(*Load, L)) {
+        Stay.insert(Load);
+        continue;
+      }
       bool Runs = Safety.isGuaranteedToExecute(*Load, &DT, &L);
-      if (!Runs && AddressInLoop && L.contains(AddressInLoop))
+      if (!Runs && (AddressInLoop ||
+                    !isSafeToLoadUnconditionally(Address, Load->getType(),
+                                                 Load->getAlign(), DL, At,
+                                                 &Later.assumptions(), &DT)))
         continue;
-      if (!Runs && !isSafeToLoadUnconditionally(Address, Load->getType(),
-                                                Load->getAlign(), DL, At,
-                                                &Later.assumptions(), &DT))
-        continue;
-      if (AddressInLoop && L.contains(AddressInLoop))
+      if (AddressInLoop)
         AddressInLoop->moveBefore(At);
       Load->moveBefore(At);
       explainMove(*Load, F);
@@ -98,8 +107,8 @@ unsigned hoistFromLoop(Loop &L, LaterWrites &Later, Function &F) {
 } // namespace
 
 unsigned hoistInvariantLoads(Function &F, LaterWrites &Later) {
-  // Each load is asked about once per loop around it, and again after a
-  // load of its loop moves: bounded like the later-write query.
+  // Each load is asked about once per loop around it (the alias question
+  // at most once): bounded like the later-write query, with a margin.
   uint64_t Questions = 0;
   for (BasicBlock &BB : F)
     if (Loop *L = Later.loops().getLoopFor(&BB))
