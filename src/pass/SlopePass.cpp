@@ -1,5 +1,6 @@
 //===- SlopePass.cpp ------------------------------------------------------===//
 #include "SlopePass.h"
+#include "AdjointWindows.h"
 #include "ByteLayout.h"
 #include "CallSite.h"
 #include "CustomRules.h"
@@ -498,6 +499,14 @@ void registerSlopePass(PassBuilder &PB) {
         MPM.addPass(SlopePass());
         return true;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "slope-adjoint-windows")
+          return false;
+        FPM.addPass(AdjointWindowsPass());
+        return true;
+      });
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(HideRuleTargets());
@@ -505,6 +514,12 @@ void registerSlopePass(PassBuilder &PB) {
   PB.registerOptimizerEarlyEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         MPM.addPass(SlopePass());
+      });
+  // On the reverse sweeps SlopePass made, their loops simplified and
+  // rotated: before the vectorizer sees them.
+  PB.registerVectorizerStartEPCallback(
+      [](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(AdjointWindowsPass());
       });
   // The link of an -flto build: requests the compile steps left (targets
   // defined in other files), now that the module holds every file.

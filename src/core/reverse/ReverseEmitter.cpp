@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "ReverseEmitter.h"
 #include "Activity.h"
+#include "AdjointWindows.h"
 #include "CallDerivatives.h"
 #include "CloneInto.h"
 #include "CustomRules.h"
@@ -460,6 +461,8 @@ Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,
   Expected<Function *> Derivative = Emitter.run();
   if (!Derivative)
     Emitter.discard();
+  else
+    (*Derivative)->addFnAttr(ReverseSweepAttr);
   return Derivative;
 }
 
