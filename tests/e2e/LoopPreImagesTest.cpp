@@ -13,6 +13,7 @@
 #include <slope/slope.hpp>
 #include <slope/testing.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -202,6 +203,21 @@ double nestedTimeLoops(double *x, int n, int outer, int inner) {
   return t;
 }
 
+// Copies kept on the tape (a loop's store into x, a bulk copy into y)
+// below frames that make the tape grow: it moves between a copy's push
+// and its pop.
+double growingTape(double *x, double *y, int n, int steps) {
+  double t = 0;
+  for (int s = 0; s < steps; ++s) {
+    for (int i = 1; i + 1 < n; ++i)
+      t += 0.01 * std::sin(x[i - 1] * y[i + 1]) / (1.5 + std::cos(x[i]));
+    for (int i = 0; i < n; ++i)
+      x[i] = 0.9 * x[i] + 0.05 * std::cos(y[i]) + 0.001 * t;
+    std::copy(x, x + n, y);
+  }
+  return t;
+}
+
 std::vector<double> inputs(int n) { return check::wave(n, 0.9); }
 
 /// check_gradient of F(x, rest...), and x after grad<F> as after F.
@@ -326,6 +342,23 @@ TEST(LoopPreImages, ReadUsedInAnInnerLoop) {
 
 TEST(LoopPreImages, NestedTimeLoops) {
   expectRight<nestedTimeLoops>(8, 8, 3, 3);
+}
+
+TEST(LoopPreImages, CopiesOnAGrowingTape) {
+  const int N = 120, Steps = 12;
+  std::vector<double> X = inputs(N), DX(N), Y = check::wave(N, 0.5), DY(N);
+  EXPECT_TRUE(slope::testing::check_gradient<growingTape>(
+      slope::dup(X.data(), DX.data(), N), slope::dup(Y.data(), DY.data(), N), N,
+      Steps));
+  // Twice in a row: the second gradient takes the tape buffer the first
+  // one left to the thread.
+  std::vector<double> First(N), Second(N);
+  for (std::vector<double> *Adjoint : {&First, &Second}) {
+    std::vector<double> Xs = inputs(N), Ys = check::wave(N, 0.5), DYs(N);
+    slope::grad<growingTape>(slope::dup(Xs.data(), Adjoint->data()),
+                             slope::dup(Ys.data(), DYs.data()), N, Steps);
+  }
+  EXPECT_EQ(First, Second);
 }
 
 TEST(LoopPreImages, NoStepsAtAll) {

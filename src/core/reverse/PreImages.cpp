@@ -268,7 +268,7 @@ void ReverseEmitter::planPreImages(
       if (PreImages.count(W))
         continue;
       if (auto *Bulk = dyn_cast<MemIntrinsic>(W))
-        copyBulkPreImage(*Bulk);
+        copyBulkPreImage(*Bulk, LI);
       else
         copyLoopPreImage(*cast<StoreInst>(W), *FootprintOf(*cast<StoreInst>(W)),
                          SE, DT);
@@ -276,14 +276,28 @@ void ReverseEmitter::planPreImages(
   }
 }
 
-void ReverseEmitter::copyBulkPreImage(MemIntrinsic &Write) {
+void ReverseEmitter::copyBulkPreImage(MemIntrinsic &Write, LoopInfo &LI) {
   PreImage &Pre = PreImages[&Write];
   IRBuilder<> B(&Write);
   Value *Dest = Write.getRawDest();
   Value *Bytes = Write.getLength();
-  Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "pre.image"));
-  withoutReverse(
-      B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
+  // On the tape (see copyLoopPreImage), except in an innermost loop: room
+  // for its frames is reserved where it starts, and a copy pushed between
+  // them would take some of it.
+  Loop *L = LI.getLoopFor(Write.getParent());
+  if (TheTape && (!L || !L->isInnermost())) {
+    Instruction *Last = Write.getPrevNode();
+    Value *Room = TheTape->pushChunk(B, Bytes);
+    B.CreateMemCpy(Room, MaybeAlign(), Dest, MaybeAlign(), Bytes);
+    for (Instruction *I = Last ? Last->getNextNode()
+                               : &Write.getParent()->front();
+         I != &Write; I = I->getNextNode())
+      withoutReverse(I);
+  } else {
+    Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "pre.image"));
+    withoutReverse(
+        B.CreateMemCpy(Pre.Copy, MaybeAlign(), Dest, MaybeAlign(), Bytes));
+  }
   // How much the write covered, for the state the primal sweep leaves:
   // 0 until it runs.
   Pre.Bytes = entrySlot(B.getInt64Ty(), "bulk.bytes", B.getInt64(0));
@@ -317,9 +331,22 @@ void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
       At);
   for (Instruction *I : Expander.getAllInsertedInstructions())
     withoutReverse(I);
-  Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "loop.pre.image"));
-  auto *Copy = cast<Instruction>(withoutReverse(
-      B.CreateMemCpy(Pre.Copy, MaybeAlign(), Low, MaybeAlign(), Bytes)));
+  Instruction *Copy;
+  if (TheTape) {
+    // On the tape: the reverse sweep takes the copy back where it reverses
+    // the copying, after it popped every frame pushed since (a thread's
+    // kept tape buffer then serves the copies of the next gradient too).
+    Instruction *Last = At->getPrevNode();
+    Value *Room = TheTape->pushChunk(B, Bytes);
+    Copy = B.CreateMemCpy(Room, MaybeAlign(), Low, MaybeAlign(), Bytes);
+    for (Instruction *I = Last ? Last->getNextNode() : &Preheader->front();
+         I != At; I = I->getNextNode())
+      withoutReverse(I);
+  } else {
+    Pre.Copy = cast<CallInst>(preImageMalloc(B, Bytes, "loop.pre.image"));
+    Copy = cast<Instruction>(withoutReverse(
+        B.CreateMemCpy(Pre.Copy, MaybeAlign(), Low, MaybeAlign(), Bytes)));
+  }
   LoopPreImageCopy[Copy] = &Store;
   Pre.Bytes = entrySlot(B.getInt64Ty(), "loop.bytes", B.getInt64(0));
   Pre.Low = entrySlot(B.getPtrTy(), "loop.low", nullptr);
@@ -377,10 +404,13 @@ void ReverseEmitter::restorePreImage(MemIntrinsic &Write, IRBuilderBase &B) {
   auto Found = PreImages.find(&Write);
   if (Found == PreImages.end() || Lane > 0)
     return;
-  Value *Copy = primalValue(Found->second.Copy, B);
+  CallInst *OnHeap = Found->second.Copy;
+  Value *Bytes = primalValue(Write.getLength(), B);
+  Value *Copy = OnHeap ? primalValue(OnHeap, B) : TheTape->popChunk(B, Bytes);
   B.CreateMemCpy(primalValue(Write.getRawDest(), B), MaybeAlign(), Copy,
-                 MaybeAlign(), primalValue(Write.getLength(), B));
-  callFree(B, Copy);
+                 MaybeAlign(), Bytes);
+  if (OnHeap)
+    callFree(B, Copy);
 }
 
 void ReverseEmitter::restoreLoopPreImage(Instruction &Copy, IRBuilderBase &B) {
@@ -389,10 +419,13 @@ void ReverseEmitter::restoreLoopPreImage(Instruction &Copy, IRBuilderBase &B) {
     return;
   // The footprint has one place and size per call: the slots hold them.
   PreImage &Pre = PreImages.find(Store)->second;
-  Value *Saved = primalValue(Pre.Copy, B);
+  Value *Bytes = B.CreateLoad(B.getInt64Ty(), Pre.Bytes);
+  Value *Saved =
+      Pre.Copy ? primalValue(Pre.Copy, B) : TheTape->popChunk(B, Bytes);
   B.CreateMemCpy(B.CreateLoad(B.getPtrTy(), Pre.Low), MaybeAlign(), Saved,
-                 MaybeAlign(), B.CreateLoad(B.getInt64Ty(), Pre.Bytes));
-  callFree(B, Saved);
+                 MaybeAlign(), Bytes);
+  if (Pre.Copy)
+    callFree(B, Saved);
 }
 
 } // namespace slope

@@ -282,7 +282,8 @@ private:
   bool Verifying = false;
   // Pre-images of bulk writes and of stores in loops (PreImages.cpp).
   struct PreImage {
-    /// The heap copy of what the write overwrites (primal sweep).
+    /// The heap copy of what the write overwrites (primal sweep); null
+    /// where the copy is a chunk of the tape.
     llvm::CallInst *Copy = nullptr;
     /// The write's length (i64) once it ran, else 0.
     llvm::AllocaInst *Bytes = nullptr;
@@ -316,7 +317,7 @@ private:
   bool hasOneValuePerCall(llvm::Value *V, unsigned Depth = 6);
   bool canRestoreLoopStore(llvm::LoadInst &Load, llvm::StoreInst &Store,
                            const Footprint &Where, llvm::LoopInfo &LI);
-  void copyBulkPreImage(llvm::MemIntrinsic &Write);
+  void copyBulkPreImage(llvm::MemIntrinsic &Write, llvm::LoopInfo &LI);
   void copyLoopPreImage(llvm::StoreInst &Store, const Footprint &Where,
                         llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
   /// Whether \p V can be computed at \p At: it is available there, or it

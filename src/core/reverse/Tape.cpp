@@ -182,6 +182,60 @@ Function *Tape::growFunction() {
   return Grow;
 }
 
+Function *Tape::ensureFunction() {
+  Module &M = *F.getParent();
+  if (Function *Existing = M.getFunction("slope.tape.ensure"))
+    return Existing;
+  Function *Grow = growFunction();
+  Function *Ensure =
+      Function::Create(Grow->getFunctionType(), GlobalValue::InternalLinkage,
+                       "slope.tape.ensure", M);
+  LLVMContext &Ctx = M.getContext();
+  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Ensure);
+  BasicBlock *Enough = BasicBlock::Create(Ctx, "enough", Ensure);
+  BasicBlock *Short = BasicBlock::Create(Ctx, "short", Ensure);
+  IRBuilder<> B(Entry);
+  Value *OldBase = Ensure->getArg(0), *OldCap = Ensure->getArg(1),
+        *Needed = Ensure->getArg(2);
+  B.CreateCondBr(B.CreateICmpUGT(Needed, OldCap), Short, Enough,
+                 MDBuilder(Ctx).createUnlikelyBranchWeights());
+  B.SetInsertPoint(Enough);
+  Type *Result = Grow->getReturnType();
+  Value *Same = B.CreateInsertValue(PoisonValue::get(Result), OldBase, 0);
+  B.CreateRet(B.CreateInsertValue(Same, OldCap, 1));
+  B.SetInsertPoint(Short);
+  B.CreateRet(B.CreateCall(Grow, {OldBase, OldCap, Needed}));
+  return Ensure;
+}
+
+Value *Tape::chunkBytes(IRBuilderBase &B, Value *Bytes) {
+  Value *Wide = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
+  return B.CreateAnd(B.CreateAdd(Wide, B.getInt64(FrameAlign - 1)),
+                     B.getInt64(~(FrameAlign - 1)));
+}
+
+Value *Tape::pushChunk(IRBuilderBase &B, Value *Bytes) {
+  HasChunks = true;
+  Value *Used = B.CreateLoad(B.getInt64Ty(), Size);
+  Value *Needed = B.CreateAdd(Used, chunkBytes(B, Bytes));
+  Value *Room = B.CreateCall(ensureFunction(),
+                             {B.CreateLoad(B.getPtrTy(), Base),
+                              B.CreateLoad(B.getInt64Ty(), Capacity), Needed});
+  Value *NewBase = B.CreateExtractValue(Room, 0);
+  B.CreateStore(NewBase, Base);
+  B.CreateStore(B.CreateExtractValue(Room, 1), Capacity);
+  B.CreateStore(Needed, Size);
+  return B.CreateInBoundsGEP(B.getInt8Ty(), NewBase, Used);
+}
+
+Value *Tape::popChunk(IRBuilderBase &B, Value *Bytes) {
+  Value *Remaining =
+      B.CreateSub(B.CreateLoad(B.getInt64Ty(), Size), chunkBytes(B, Bytes));
+  B.CreateStore(Remaining, Size);
+  return B.CreateInBoundsGEP(B.getInt8Ty(), B.CreateLoad(B.getPtrTy(), Base),
+                             Remaining);
+}
+
 void Tape::reserve(IRBuilderBase &B, Value *Bytes) {
   Value *Needed = B.CreateAdd(B.CreateLoad(B.getInt64Ty(), Size), Bytes);
   Value *Cap = B.CreateLoad(B.getInt64Ty(), Capacity);
@@ -224,7 +278,7 @@ void Tape::emitPop(Frame &Fr) {
 }
 
 void Tape::finalize() {
-  if (!Frames.empty() && keepsTapeBetweenCalls(*F.getParent())) {
+  if (used() && keepsTapeBetweenCalls(*F.getParent())) {
     IRBuilder<> B(InitEnd->getNextNode());
     emitTakeKeptTape(B, Base, Capacity);
   }
@@ -236,7 +290,7 @@ void Tape::finalize() {
 }
 
 void Tape::emitFree(IRBuilderBase &B) {
-  if (Frames.empty())
+  if (!used())
     return;
   Module &M = *F.getParent();
   Value *Buffer = B.CreateLoad(B.getPtrTy(), Base);

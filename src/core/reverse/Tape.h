@@ -1,5 +1,4 @@
-//===- Tape.h - Values the reverse sweep takes from inside loops -*- C++
-//-*-===//
+//===- Tape.h - Values the reverse sweep takes from inside loops *- C++ -*-===//
 //
 // A value computed inside a loop has one instance per iteration; the reverse
 // sweep needs them in reverse order. The tape is a stack that grows
@@ -44,6 +43,18 @@ public:
   /// reverse blocks are complete; it splits primal blocks.
   void finalize();
 
+  /// Pushes room for \p Bytes (an i64; rounded up to whole frames) at
+  /// \p B's insertion point without a branch, so the primal's blocks stay
+  /// as the planner saw them; returns where the room starts, valid until
+  /// the next push. The reverse sweep takes it back with popChunk once
+  /// every frame pushed after it is popped: for copies the reverse sweep
+  /// reads where it reverses the point of the push (a thread's kept tape
+  /// buffer then holds them from one gradient to the next, without fresh
+  /// pages from the kernel).
+  llvm::Value *pushChunk(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+  /// Pops the chunk of \p Bytes pushed last; returns where it starts.
+  llvm::Value *popChunk(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+
   /// Frees the tape's memory at \p B's insertion point.
   void emitFree(llvm::IRBuilderBase &B);
 
@@ -69,6 +80,12 @@ private:
   /// An analysis remark (-Rpass-analysis=slope) at the taped value.
   void explainEntry(llvm::Value *V);
   llvm::Function *growFunction();
+  /// {base, capacity} slope.tape.ensure(base, capacity, needed): grows only
+  /// when needed exceeds capacity.
+  llvm::Function *ensureFunction();
+  llvm::Value *chunkBytes(llvm::IRBuilderBase &B, llvm::Value *Bytes);
+  /// Whether anything uses the buffer (frames or chunks).
+  bool used() const { return !Frames.empty() || HasChunks; }
   void emitPush(llvm::BasicBlock &Primal, Frame &F);
   void emitPop(Frame &F);
 
@@ -79,6 +96,7 @@ private:
   llvm::Instruction *InitEnd;
   llvm::MapVector<llvm::BasicBlock *, Frame> Frames;
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
+  bool HasChunks = false;
   llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriters;
 };
 

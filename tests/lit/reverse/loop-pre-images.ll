@@ -1,7 +1,7 @@
 ; A load in a time loop whose memory only a store in a later loop of the
 ; step overwrites is not taped: where that loop starts, the primal sweep
 ; copies the memory the store covers over the whole loop (its footprint,
-; one range per call) to the heap; where the reverse sweep leaves the
+; one range per call) to the tape; where the reverse sweep leaves the
 ; loop, the copy goes back, and the load is repeated from memory. The
 ; footprint is saved as the primal sweep leaves it and put back at the end.
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope -S %s | FileCheck %s
@@ -60,8 +60,10 @@ define void @caller(ptr %x, ptr %dx, i64 %n, i64 %k, ptr %out) {
 ; CHECK: %[[BYTES:.*]] = add nuw nsw i64 %{{.*}}, 8
 ; Copied where the update loop starts.
 ; CHECK: update.preheader:
-; CHECK-NEXT: %loop.pre.image = call ptr @malloc(i64 %[[BYTES]])
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%loop.pre.image, ptr {{.*}}%x, i64 %[[BYTES]], i1 false)
+; CHECK: %[[ROOM:.*]] = call { ptr, i64 } @slope.tape.ensure(
+; CHECK-NEXT: %[[BASE:.*]] = extractvalue { ptr, i64 } %[[ROOM]], 0
+; CHECK: %[[COPY:.*]] = getelementptr inbounds i8, ptr %[[BASE]], i64 %tape.size.0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%[[COPY]], ptr {{.*}}%x, i64 %[[BYTES]], i1 false)
 ; The end of the primal sweep: x as it leaves it.
 ; CHECK: exit:
 ; CHECK-NEXT: %[[FINAL:.*]] = call ptr @malloc(i64 %[[BYTES]])
@@ -77,11 +79,12 @@ define void @caller(ptr %x, ptr %dx, i64 %n, i64 %k, ptr %out) {
 ; Where the reverse sweep leaves the update loop, before the reads'
 ; reverse: the pre-image goes back and is freed.
 ; CHECK: update.rev.leave:
-; CHECK: %[[PRE:.*]] = load ptr, ptr
+; CHECK-NEXT: %[[BELOW:.*]] = sub i64 %tape.size.1,
+; CHECK-NEXT: %[[PRE:.*]] = getelementptr inbounds i8, ptr %[[BASE]], i64 %[[BELOW]]
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%x, ptr {{.*}}%[[PRE]], i64 %[[BYTES]], i1 false)
-; CHECK-NEXT: call void @free(ptr %[[PRE]])
 ; CHECK-NEXT: br label %read.rev
 
 ; REMARK-NOT: tapes a double loaded from memory
-; REMARK: tapes the address of the copy of what a loop's store overwrites (8 bytes
+; REMARK: loaded again after the pre-images of the writes that overwrite it are put back
+; REMARK-NOT: tapes
 ; REMARK-NOT: tapes a double loaded from memory

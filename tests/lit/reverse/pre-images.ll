@@ -1,6 +1,6 @@
 ; A value loaded (through a gather) from memory that only a memcpy
 ; overwrites is not taped: the primal sweep copies what each execution of
-; the memcpy overwrites to the heap (its pre-image), and the reverse sweep
+; the memcpy overwrites to the tape (its pre-image), and the reverse sweep
 ; copies the pre-image back where it reverses the memcpy, then loads the
 ; gather again from memory. What the primal sweep left in x is saved before
 ; the reverse sweep and put back at the end.
@@ -52,19 +52,26 @@ define void @caller(ptr %x, ptr %y, ptr %idx, i64 %n, i64 %k, ptr %dx, ptr %dy, 
 }
 
 ; CHECK-LABEL: define internal { double } @rounds.slope.reverse.DDIII(
-; The pre-image, then the program's own copy.
-; CHECK: %pre.image = call ptr @malloc(i64 %bytes)
-; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%pre.image, ptr {{.*}}%x, i64 %bytes, i1 false)
+; The pre-image, on the tape (room pushed without a branch), then the
+; program's own copy.
+; CHECK: copy:
+; CHECK-NEXT: %[[NEEDED:.*]] = add i64 %tape.size.0, %bytes
+; CHECK-NEXT: %[[ROOM:.*]] = call { ptr, i64 } @slope.tape.ensure(ptr %tape.base.0, i64 %tape.capacity.0, i64 %[[NEEDED]])
+; CHECK-NEXT: %[[BASE:.*]] = extractvalue { ptr, i64 } %[[ROOM]], 0
+; CHECK: %[[COPY:.*]] = getelementptr inbounds i8, ptr %[[BASE]], i64 %tape.size.0
+; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%[[COPY]], ptr {{.*}}%x, i64 %bytes, i1 false)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 8 %x, ptr align 8 %y, i64 %bytes, i1 false)
 ; The end of the primal sweep: x as it leaves it.
 ; CHECK: exit:
 ; CHECK-NEXT: %[[FINAL:.*]] = call ptr @malloc(i64 %bytes)
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%[[FINAL]], ptr {{.*}}%x, i64 %bytes, i1 false)
-; The reverse of the copy puts the pre-image back and frees it.
+; The reverse of the copy puts the pre-image back and pops it: the frames
+; pushed after it are popped by then.
 ; CHECK: copy.rev:
-; CHECK: %[[PRE:.*]] = load ptr, ptr
+; CHECK: %[[BELOW:.*]] = sub i64 %tape.size.1, %bytes
+; CHECK-NEXT: %[[PRE:.*]] = getelementptr inbounds i8, ptr %{{.*}}, i64 %[[BELOW]]
 ; CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr {{.*}}%x, ptr {{.*}}%[[PRE]], i64 %bytes, i1 false)
-; CHECK-NEXT: call void @free(ptr %[[PRE]])
+; CHECK-NOT: call void @free
 ; The gather, loaded again from memory.
 ; CHECK: elem.rev:
 ; CHECK: %[[AT:.*]] = getelementptr inbounds double, ptr %x, i64 %j64.redo
@@ -75,5 +82,6 @@ define void @caller(ptr %x, ptr %y, ptr %idx, i64 %n, i64 %k, ptr %dx, ptr %dy, 
 ; CHECK: ret { double }
 
 ; REMARK-NOT: tapes a double loaded from memory
-; REMARK: tapes the address of the copy of what a bulk write overwrites (8 bytes
+; REMARK: loaded again after the pre-images of the writes that overwrite it are put back
+; REMARK-NOT: tapes
 ; REMARK-NOT: tapes a double loaded from memory
