@@ -2,8 +2,9 @@
 // taped and checkpointed (slope::checkpointed): checks both gradients
 // against forward mode and central differences on a small mesh, and
 // against each other, then reports per gradient: time / primal time, tape
-// bytes per element per step, peak heap / the primal's peak heap, and the
-// checkpointed gradient's time / the taped one's.
+// bytes per element per step (the heap's peak, and the fresh pages faulted),
+// peak heap / the primal's peak heap, and the checkpointed gradient's time /
+// the taped one's.
 //
 //   hydro_bench [--quick] [--mesh N] [--steps S]
 //
@@ -22,6 +23,9 @@
 #include <cstring>
 #include <new>
 #include <thread>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 // Heap use is counted through malloc (linked with --wrap): operator new
 // goes there too, so the Domain's vectors count as well as the tape.
@@ -129,22 +133,36 @@ double fastest(int Repeats, PrepareFn Prepare, RunFn Run) {
   return Best;
 }
 
-/// Heap bytes at the peak of \p Run beyond what was in use before it, on
-/// a thread of its own (no tape buffer kept from an earlier gradient).
-template <class RunFn> size_t peakHeap(RunFn Run) {
-  size_t Bytes = 0;
+struct Footprint {
+  double Peak;    // heap bytes at the peak (what malloc handed out)
+  double Touched; // bytes of fresh pages written (minor page faults)
+};
+
+/// The memory \p Run uses beyond what was in use before it, on a thread of
+/// its own (no tape buffer kept from an earlier gradient). A buffer that
+/// grows by doubling counts in full at the peak, but only the pages written
+/// fault: for a tape, the bytes it used. Memory freed and allocated again
+/// faults again (a checkpoint's copies): that counts what the kernel
+/// serves, not what is resident at once.
+template <class RunFn> Footprint memoryOf(RunFn Run) {
+  Footprint Used{};
   std::thread([&] {
+    rusage Start, End;
+    getrusage(RUSAGE_THREAD, &Start);
     size_t Before = bench::MemoryTracker::current();
     bench::MemoryTracker::resetPeak();
     Run();
-    Bytes = bench::MemoryTracker::peak() - Before;
+    Used.Peak = double(bench::MemoryTracker::peak() - Before);
+    getrusage(RUSAGE_THREAD, &End);
+    Used.Touched =
+        double(End.ru_minflt - Start.ru_minflt) * double(sysconf(_SC_PAGESIZE));
   }).join();
-  return Bytes;
+  return Used;
 }
 
 struct Measured {
   double Seconds;
-  size_t Peak;
+  Footprint Memory;
 };
 
 template <Simulation F>
@@ -158,7 +176,7 @@ Measured measureGradient(const Domain &Initial, int Steps, int Repeats) {
       },
       [&] { slope::grad<F>(slope::dup(D, Shadow), Steps); });
   D = Shadow = Domain();
-  return {Seconds, peakHeap([&] { gradientInto<F>(Initial, Steps, Shadow); })};
+  return {Seconds, memoryOf([&] { gradientInto<F>(Initial, Steps, Shadow); })};
 }
 
 /// One row per gradient (taped, checkpointed) of \p Steps steps on an
@@ -177,23 +195,26 @@ void measure(int Mesh, int Steps, int Repeats, bool Taped) {
     std::exit(1);
   }
   D = Domain();
-  size_t PrimalPeak = peakHeap([&] {
+  Footprint PrimalUse = memoryOf([&] {
     Domain Copy = Initial;
     hydro::simulate(Copy, Steps);
   });
-  size_t ShadowBytes = peakHeap([&] { Domain S = hydro::zeroShadow(Initial); });
-  double Elements = double(Mesh) * Mesh;
+  Footprint ShadowUse =
+      memoryOf([&] { Domain S = hydro::zeroShadow(Initial); });
+  double PerElementStep = double(Mesh) * Mesh * Steps;
   char Name[64];
   auto Row = [&](const char *Kind, Measured M, double TapedSeconds) {
     std::snprintf(Name, sizeof(Name), "%dx%d x%d %s", Mesh, Mesh, Steps, Kind);
-    double Tape = double(M.Peak - PrimalPeak - ShadowBytes);
+    const Footprint &Use = M.Memory;
+    double Tape = Use.Peak - PrimalUse.Peak - ShadowUse.Peak;
+    double Touched = Use.Touched - PrimalUse.Touched - ShadowUse.Touched;
     char VsTaped[16] = "-";
     if (TapedSeconds > 0)
       std::snprintf(VsTaped, sizeof(VsTaped), "%.2f", M.Seconds / TapedSeconds);
-    std::printf("%-30s %10.3e %10.3e %11.2f %16.0f %11.1f %10.1f %10s\n", Name,
-                Primal, M.Seconds, M.Seconds / Primal,
-                Tape / (Elements * Steps), double(M.Peak) / PrimalPeak,
-                M.Peak / 1e6, VsTaped);
+    std::printf("%-30s %10.3e %10.3e %11.2f %16.0f %16.0f %11.1f %10.1f %10s\n",
+                Name, Primal, M.Seconds, M.Seconds / Primal,
+                Tape / PerElementStep, Touched / PerElementStep,
+                Use.Peak / PrimalUse.Peak, Use.Peak / 1e6, VsTaped);
   };
   double TapedSeconds = 0;
   if (Taped) {
@@ -224,9 +245,9 @@ int main(int argc, char **argv) {
             checkCheckpointsMatch();
   if (!Ok)
     return 1;
-  std::printf("%-30s %10s %10s %11s %16s %11s %10s %10s\n", "hydro",
+  std::printf("%-30s %10s %10s %11s %16s %16s %11s %10s %10s\n", "hydro",
               "primal [s]", "grad [s]", "grad/primal", "tape [B/el/step]",
-              "peak/primal", "peak [MB]", "vs taped");
+              "faulted [B/el/s]", "peak/primal", "peak [MB]", "vs taped");
   if (Quick) {
     measure(16, 4, 1, true);
   } else {
