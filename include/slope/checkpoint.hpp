@@ -27,6 +27,7 @@
 #include <memory>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace slope {
 
@@ -100,6 +101,25 @@ template <class State> struct CheckpointTape {
 /// *adjoint, from after the last step to before the first.
 template <auto Step, class State> struct Revolve {
   State *adjoint;
+  /// Snapshots by the count of free ones left where each is taken: those
+  /// alive at once hold distinct counts. Assigning into a kept snapshot
+  /// reuses its memory (a std::vector keeps its buffer), where a new copy
+  /// of a large state would take fresh pages from the kernel every time.
+  std::vector<std::unique_ptr<State>> kept;
+
+  State &snapshot(int free, const State &from) {
+    if (kept.size() <= std::size_t(free))
+      kept.resize(std::size_t(free) + 1);
+    std::unique_ptr<State> &slot = kept[std::size_t(free)];
+    if constexpr (std::is_copy_assignable_v<State>) {
+      if (slot) {
+        *slot = from;
+        return *slot;
+      }
+    }
+    slot = std::make_unique<State>(from);
+    return *slot;
+  }
 
   void advance(State &state, int steps) {
     for (int s = 0; s < steps; ++s)
@@ -130,11 +150,9 @@ template <auto Step, class State> struct Revolve {
     // re-run less, the right part with one snapshot less (the one at m).
     long long right = binomial_reach(free - 1, repeats);
     int m = n - right >= 1 ? int(n - right) : 1;
-    {
-      auto mid = std::make_unique<State>(start);
-      advance(*mid, m);
-      reverse(*mid, n - m, free - 1);
-    }
+    State &mid = snapshot(free, start);
+    advance(mid, m);
+    reverse(mid, n - m, free - 1);
     reverse(start, m, free);
   }
 };

@@ -10,6 +10,7 @@
 #include <slope/checkpoint.hpp>
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -256,4 +257,55 @@ TEST(Checkpoint, EachStepRunsAtMostRPlusTwoTimes) {
       expected *= 1 - 0.02 * v;
     EXPECT_TRUE(check::near(dc.x[0], expected, 1e-12, 0)) << n;
   }
+}
+
+namespace {
+
+/// A state with a member that cannot be assigned: snapshots are new copies
+/// then, where an assignable state's reuse the snapshots' memory.
+struct Pinned {
+  const int size;
+  std::vector<double> u;
+  double dt;
+};
+
+void relax(Pinned &p) {
+  for (int i = 1; i + 1 < p.size; ++i)
+    p.u[i] +=
+        p.dt * (p.u[i - 1] - 2 * p.u[i] + p.u[i + 1]) - p.dt * p.u[i] * p.u[i];
+}
+
+double pinnedResult(const Pinned &p) {
+  double r = 0;
+  for (int i = 0; i < p.size; ++i)
+    r += (i + 1) * p.u[i] * p.u[i];
+  return r;
+}
+
+double pinnedTaped(Pinned &p, int steps) {
+  for (int s = 0; s < steps; ++s)
+    relax(p);
+  return pinnedResult(p);
+}
+
+double pinnedCheckpointed(Pinned &p, int steps) {
+  slope::checkpointed<relax>(p, steps, slope::snapshots(2));
+  return pinnedResult(p);
+}
+
+template <double (*F)(Pinned &, int)> std::vector<double> pinnedGradient() {
+  Pinned p{7, check::wave(7, 0.5), 0.05}, dp{7, std::vector<double>(7), 0};
+  slope::grad<F>(slope::dup(p, dp), 30);
+  dp.u.push_back(dp.dt);
+  return dp.u;
+}
+
+} // namespace
+
+TEST(Checkpoint, StateThatCannotBeAssigned) {
+  static_assert(!std::is_copy_assignable_v<Pinned>);
+  std::vector<double> Through = pinnedGradient<pinnedCheckpointed>(),
+                      Plain = pinnedGradient<pinnedTaped>();
+  for (std::size_t I = 0; I < Plain.size(); ++I)
+    EXPECT_TRUE(check::near(Through[I], Plain[I], 1e-13, 0)) << I;
 }
