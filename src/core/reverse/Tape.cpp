@@ -134,7 +134,9 @@ uint64_t Tape::frameBytes(BasicBlock &Primal) const {
 
 Function *Tape::growFunction() {
   // {base, capacity} slope.tape.grow(base, capacity, needed): realloc to
-  // max(needed, 2 * capacity, MinimumCapacity); traps when out of memory.
+  // max(needed, 1.5 * capacity, MinimumCapacity); traps when out of memory.
+  // By half, not doubling: the capacity reached overshoots what a gradient
+  // uses by less, and a thread's kept buffer spares later calls the growth.
   Module &M = *F.getParent();
   if (Function *Existing = M.getFunction("slope.tape.grow"))
     return Existing;
@@ -153,10 +155,9 @@ Function *Tape::growFunction() {
   IRBuilder<> B(Entry);
   Value *OldBase = Grow->getArg(0), *OldCap = Grow->getArg(1),
         *Needed = Grow->getArg(2);
-  Value *Doubled = B.CreateShl(OldCap, 1);
+  Value *ByHalf = B.CreateAdd(OldCap, B.CreateLShr(OldCap, 1));
   Value *NewCap = B.CreateBinaryIntrinsic(
-      Intrinsic::umax,
-      B.CreateBinaryIntrinsic(Intrinsic::umax, Doubled, Needed),
+      Intrinsic::umax, B.CreateBinaryIntrinsic(Intrinsic::umax, ByHalf, Needed),
       B.getInt64(MinimumCapacity));
   bool HasRealloc = targetFacts(M).HasRealloc;
   Value *NewBase;
