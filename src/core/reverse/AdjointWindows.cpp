@@ -144,6 +144,8 @@ private:
                                bool EveryIteration);
   Range footprint(const Window &W, uint64_t Size);
   bool disjoint(Range X, Range Y);
+  /// Whether X and Y provably share a byte.
+  bool overlap(Range X, Range Y);
   bool admitOthers(Window &W, const SmallPtrSetImpl<Instruction *> &Mine);
 
   Loop &L;
@@ -283,6 +285,15 @@ bool WindowPlanner::disjoint(Range X, Range Y) {
   return false;
 }
 
+bool WindowPlanner::overlap(Range X, Range Y) {
+  for (auto [Before, After] : {std::pair(X, Y), std::pair(Y, X)}) {
+    const SCEV *Gap = SE.getMinusSCEV(After.Lo, Before.Hi);
+    if (isa<SCEVCouldNotCompute>(Gap) || !SE.isKnownNegative(Gap))
+      return false;
+  }
+  return true;
+}
+
 /// Whether every other access of the loop stays off the window's elements,
 /// by proof or by a run-time test added to \p W.
 bool WindowPlanner::admitOthers(Window &W,
@@ -326,7 +337,9 @@ bool WindowPlanner::admitOthers(Window &W,
                    Check.first.Hi == Touched->Hi;
           }))
         continue;
-      if (W.Checks.size() == MaxRunTimeChecks)
+      // A test that cannot pass (an in-place update's reverse reads the
+      // elements the window holds) would only copy the loop.
+      if (overlap(*Touched, *Footprint) || W.Checks.size() == MaxRunTimeChecks)
         return false;
       W.Checks.push_back({*Touched, *Footprint});
     }

@@ -5,7 +5,8 @@
 ; store feeds the next iteration's load. Another access that may touch the
 ; elements makes a test of the ranges select the windowed copy; one whose
 ; range is not known, a call, a gap between the offsets or a load of an
-; element before the previous increment of it stored leave the loop alone.
+; element before the previous increment of it stored leave the loop alone,
+; and so does another access whose range certainly overlaps the window's.
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope-adjoint-windows -S %s \
 ; RUN:   | FileCheck %s
 ; RUN: %opt -load-pass-plugin=%slope_pass -passes=slope-adjoint-windows \
@@ -173,6 +174,36 @@ loop:
   store double %high.sum, ptr %high
   %i.next = add nuw nsw i64 %i, 1
   %more = icmp ult i64 %i.next, %n
+  br i1 %more, label %loop, label %exit
+exit:
+  ret void
+}
+
+; The window would hold a[i+1] and a[i+2], and the loop also reads a[i+1]
+; as a value, over 63 iterations: the ranges overlap for certain, so no
+; test and no copy. (With a trip count known only at run time, a single
+; iteration might keep them apart: that gets the test.)
+; CHECK-LABEL: define void @readsAnElementInFlight(
+; CHECK-NOT:     window
+; CHECK:       ret void
+define void @readsAnElementInFlight(ptr noalias %a, i64 %n) #0 {
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 1, %entry ], [ %i.next, %loop ]
+  %i.1 = add nsw i64 %i, 1
+  %next = getelementptr inbounds double, ptr %a, i64 %i.1
+  %v = load double, ptr %next
+  %next.old = load double, ptr %next
+  %next.sum = fadd double %next.old, %v
+  store double %next.sum, ptr %next
+  %i.2 = add nsw i64 %i, 2
+  %after = getelementptr inbounds double, ptr %a, i64 %i.2
+  %after.old = load double, ptr %after
+  %after.sum = fadd double %after.old, %v
+  store double %after.sum, ptr %after
+  %i.next = add nuw nsw i64 %i, 1
+  %more = icmp ult i64 %i.next, 64
   br i1 %more, label %loop, label %exit
 exit:
   ret void
