@@ -1,6 +1,7 @@
 //===- CallDerivatives.cpp ------------------------------------------------===//
 #include "CallDerivatives.h"
 #include "MemoryTypes.h"
+#include "OpenMP.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Instructions.h"
@@ -13,8 +14,8 @@ namespace slope {
 bool isDifferentiableCall(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-         !Callee->isInterposable() && !Call.isInlineAsm() &&
-         !isa<InvokeInst>(Call);
+         !isParallelRuntimeHelper(*Callee) && !Callee->isInterposable() &&
+         !Call.isInlineAsm() && !isa<InvokeInst>(Call);
 }
 
 DiffRequest requestForCall(const CallBase &Call, DiffMode Mode,

@@ -6,6 +6,7 @@
 #include "DiffError.h"
 #include "DisjointParameters.h"
 #include "Emitters.h"
+#include "OpenMP.h"
 #include "Preprocess.h"
 #include "SplitDerivative.h"
 
@@ -73,8 +74,10 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
                                         ? emitForward(Req, *Primal, TLI)
                                         : emitReverse(Req, *Primal, TLI);
   Primal->eraseFromParent();
-  if (Derivative)
+  if (Derivative) {
+    restoreParallelRegions(**Derivative);
     lowerForDevice(**Derivative);
+  }
   // Recursive calls asked for parts of this derivative: cut them now.
   if (Error E = endDerivative(Name, Derivative ? *Derivative : nullptr)) {
     discardGenerated(**Derivative);

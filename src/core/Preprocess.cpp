@@ -6,6 +6,7 @@
 #include "DynamicAllocas.h"
 #include "FloatRetyping.h"
 #include "LibraryRewrites.h"
+#include "OpenMP.h"
 #include "Rules.h"
 #include "SeamCut.h"
 
@@ -57,6 +58,7 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
   return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
          Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
          !(Rules && Rules->isOpaque(Callee)) && !findRule(Call) &&
+         !isParallelRegion(Call) && !isParallelRuntimeHelper(*Callee) &&
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 
@@ -251,13 +253,17 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
   Clone->removeFnAttr(Attribute::OptimizeNone);
   Clone->removeFnAttr(Attribute::NoInline);
   dropCleanups(*Clone, TLI);
-  inlineCallees(*Clone, Target, Rules);
+  exposeParallelRegions(*Clone);
+  // Regions in callees arrive with them.
+  if (inlineCallees(*Clone, Target, Rules))
+    exposeParallelRegions(*Clone);
   dropCleanups(*Clone, TLI);
   dropSeams(*Clone);
   simplify(*Clone, /*ForDifferentiation=*/true);
   // Simplification turns calls through known function pointers (at -O0,
   // held in locals and structs) into direct calls: inline those too.
   if (inlineCallees(*Clone, Target, Rules)) {
+    exposeParallelRegions(*Clone);
     dropCleanups(*Clone, TLI);
     simplify(*Clone, /*ForDifferentiation=*/true);
   }

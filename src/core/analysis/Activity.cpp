@@ -27,7 +27,7 @@ SmallVector<Use *, 4> differentiableOperands(Instruction &I) {
   } else if (auto *Call = dyn_cast<CallBase>(&I)) {
     for (Use &Arg : Call->args())
       Uses.push_back(&Arg);
-  } else if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+  } else if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I)) {
     // Memory carries derivatives through shadows, not through operands.
   } else {
     for (Use &Op : I.operands())
@@ -39,6 +39,12 @@ SmallVector<Use *, 4> differentiableOperands(Instruction &I) {
 namespace {
 
 bool isScalarFP(const Value *V) { return V->getType()->isFloatingPointTy(); }
+
+/// `#pragma omp atomic` updates of a sum (and CUDA's atomicAdd).
+bool isAtomicAddition(const AtomicRMWInst &RMW) {
+  return RMW.getOperation() == AtomicRMWInst::FAdd ||
+         RMW.getOperation() == AtomicRMWInst::FSub;
+}
 
 /// Intrinsics that may take a shadowed pointer without touching the data.
 bool isHarmlessPointerUse(const CallBase &Call) {
@@ -224,6 +230,20 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
   }
   if (isa<ICmpInst>(User) || isa<PtrToIntInst>(User) || isa<ReturnInst>(User))
     return Error::success();
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&User)) {
+    if (U.getOperandNo() != RMW->getPointerOperandIndex())
+      return unsupported(User, "a differentiated pointer is exchanged "
+                               "atomically");
+    if (!isScalarFP(RMW))
+      return Error::success(); // an integer counter: nothing to differentiate
+    if (!isAtomicAddition(*RMW))
+      return unsupported(User, "an atomic operation on differentiated data "
+                               "other than an addition or a subtraction");
+    if (!RMW->use_empty())
+      return unsupported(User, "the value an atomic update of differentiated "
+                               "data read is used");
+    return Error::success();
+  }
   if (auto *Call = dyn_cast<CallBase>(&User)) {
     // Through the callee's derivative, a pointer it returns would have no
     // shadow: loads through it would look inactive.
@@ -317,6 +337,13 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
   case Instruction::Freeze:
   case Instruction::Select:
     return Error::success();
+  case Instruction::AtomicRMW:
+    if (Shadowed.contains(cast<AtomicRMWInst>(I).getPointerOperand()) &&
+        isAtomicAddition(cast<AtomicRMWInst>(I)))
+      return Error::success();
+    return unsupported(I, "an active value is added atomically to memory "
+                          "Slope does not track (a global, or a pointer not "
+                          "passed with slope::dup)");
   case Instruction::Store:
     if (Shadowed.contains(cast<StoreInst>(I).getPointerOperand()))
       return Error::success();
@@ -400,6 +427,9 @@ void Analysis::findUseful() {
     if (auto *Store = dyn_cast<StoreInst>(&I))
       if (Shadowed.contains(Store->getPointerOperand()))
         Sink = Store->getValueOperand();
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      if (Shadowed.contains(RMW->getPointerOperand()))
+        Sink = RMW->getValOperand();
     if (Sink && isScalarFP(Sink) && Useful.insert(Sink).second)
       Work.push_back(Sink);
     if (passesShadowedMemory(I))

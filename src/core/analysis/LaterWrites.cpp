@@ -129,7 +129,7 @@ struct LaterWrites::Analyses {
     Batch.enableCrossIterationMode();
     ReversePostOrderTraversal<Function *> RPO(&F);
     Reducible = !containsIrreducibleCFG<const BasicBlock *>(RPO, LI);
-    OtherThreadsWrite = targetFacts(*F.getParent()).OtherThreadsWrite;
+    OtherThreadsWrite = otherThreadsWrite(F);
     for (BasicBlock &BB : F)
       for (Instruction &I : BB) {
         if (writesVisibleMemory(I))

@@ -16,6 +16,7 @@
 #include "Differentiator.h"
 #include "Emitters.h"
 #include "EnzymeRules.h"
+#include "OpenMP.h"
 #include "Preprocess.h"
 #include "Rules.h"
 #include "Shadows.h"
@@ -356,6 +357,12 @@ Error ForwardEmitter::emitCallForward(CallBase &Call) {
       else if (Kind == ArgActivity::Dup)
         Args.push_back(shadows().get(Arg.get()));
   Lane = 0;
+  if (isParallelRegion(Call)) {
+    // The team runs the body's tangent function instead of the body.
+    emitFork(B, Call, **CalleeDerivative, ArrayRef(Args).drop_front(2));
+    Call.eraseFromParent();
+    return Error::success();
+  }
   CallInst *New = B.CreateCall(*CalleeDerivative, Args);
   New->setDebugLoc(ruleCallLocation(Call));
   if (Call.getType()->isFloatingPointTy()) {
@@ -375,6 +382,16 @@ Error ForwardEmitter::emitCallForward(CallBase &Call) {
 
 Error ForwardEmitter::emitMemoryTangent(Instruction &I) {
   IRBuilder<> B(I.getParent(), std::next(I.getIterator()));
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    // An atomic addition adds the tangents the same way.
+    if (RMW->getValOperand()->getType()->isFloatingPointTy() &&
+        Activity->isShadowed(RMW->getPointerOperand()))
+      B.CreateAtomicRMW(RMW->getOperation(),
+                        shadows().get(RMW->getPointerOperand()),
+                        tangentOrZero(RMW->getValOperand()), RMW->getAlign(),
+                        RMW->getOrdering(), RMW->getSyncScopeID());
+    return Error::success();
+  }
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     Value *V = Store->getValueOperand();
     if (LoadInst *Source = Activity->integerCopySource(Store)) {

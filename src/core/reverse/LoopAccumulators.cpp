@@ -34,7 +34,7 @@ ReverseEmitter::loopAccumulatorFor(LoadInst &Load) {
       Around = L.get();
   auto *Address = dyn_cast<Instruction>(Load.getPointerOperand());
   if (!Around || !Load.isSimple() || !Unwritten.contains(&Load) || !Load.getType()->isFPOrFPVectorTy() ||
-      targetFacts(*Derivative->getParent()).OtherThreadsWrite ||
+      otherThreadsWrite(*Derivative) ||
       (Address && Around->Blocks.contains(Address->getParent())))
     return nullptr;
   LoopAccumulator &New = Accumulators[{&Load, Lane}];

@@ -12,6 +12,7 @@
 #include "CustomRules.h"
 #include "DiffError.h"
 #include "EnzymeRules.h"
+#include "OpenMP.h"
 #include "ReverseEmitter.h"
 #include "Rules.h"
 #include "SplitDerivative.h"
@@ -70,6 +71,8 @@ Error ReverseEmitter::splitCalls() {
     Expected<SplitDerivative> Parts = Custom && Custom->EnzymeReverse
                                           ? enzymeSplit(*Custom, CalleeReq)
                                           : getSplitDerivative(CalleeReq);
+    if (Parts && isParallelRegion(*Call))
+      Parts = teamParts(*Parts, *Call);
     if (!Parts)
       return Parts.takeError();
     IRBuilder<> B(Call);

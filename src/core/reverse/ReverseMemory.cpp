@@ -17,6 +17,7 @@
 #include "HeapShadows.h"
 #include "LibC.h"
 #include "MemoryTypes.h"
+#include "OpenMP.h"
 #include "ReverseEmitter.h"
 #include "Target.h"
 
@@ -50,9 +51,9 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
   if (accumulateInLoop(Load, Adjoint, B))
     return;
   Value *Shadow = shadowAt(Load.getPointerOperand(), B);
-  // On a GPU, memory outside the thread's own stack may be read by many
-  // threads: their adjoints add up atomically.
-  if (targetFacts(*Derivative->getParent()).OtherThreadsWrite &&
+  // On a GPU or in an OpenMP region, memory outside the thread's own stack
+  // may be read by many threads: their adjoints add up atomically.
+  if (otherThreadsWrite(*Derivative) &&
       !isa<AllocaInst>(getUnderlyingObject(Load.getPointerOperand()))) {
     B.CreateAtomicRMW(AtomicRMWInst::FAdd, Shadow, Adjoint, Load.getAlign(),
                       AtomicOrdering::Monotonic);
@@ -81,11 +82,34 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     return Error::success();
   }
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    if (isSynchronization(*Call)) {
+      if (Lane == 0) // one mirror serves all lanes
+        emitSynchronizationMirror(*Call, B,
+                                  [&](Value *V) { return primalValue(V, B); });
+      return Error::success();
+    }
     if (const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
         Custom && Custom->Pullback)
       return emitCustomReverse(*Call, *Custom, nullptr, B);
     if (auto Split = SplitCalls.find(Call); Split != SplitCalls.end())
       return emitSplitCallReverse(*Call, Split->second, nullptr, B);
+  }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    // *p += v (or -= v): v's adjoint is p's, which stays as it is. Other
+    // threads may add to p's shadow meanwhile: read it atomically.
+    Value *V = RMW->getValOperand();
+    if (!V->getType()->isFloatingPointTy() ||
+        !Activity->isShadowed(RMW->getPointerOperand()))
+      return Error::success();
+    auto *Adjoint = B.CreateAlignedLoad(
+        V->getType(), shadowAt(RMW->getPointerOperand(), B), RMW->getAlign());
+    Adjoint->setAtomic(AtomicOrdering::Monotonic);
+    accumulate(V,
+               RMW->getOperation() == AtomicRMWInst::FSub
+                   ? B.CreateFNeg(Adjoint)
+                   : static_cast<Value *>(Adjoint),
+               B);
+    return Error::success();
   }
   if (auto *Store = dyn_cast<StoreInst>(&I)) {
     if (LoadInst *Source = Activity->integerCopySource(Store))

@@ -1,5 +1,6 @@
 //===- Target.cpp ---------------------------------------------------------===//
 #include "Target.h"
+#include "OpenMP.h"
 
 #include "llvm/TargetParser/Triple.h"
 
@@ -18,6 +19,10 @@ TargetFacts targetFacts(const Module &M) {
   Facts.ReportsAtRunTime = !Facts.GPU;
   Facts.HasRealloc = !Facts.GPU;
   return Facts;
+}
+
+bool otherThreadsWrite(const Function &F) {
+  return targetFacts(*F.getParent()).OtherThreadsWrite || runsInParallel(F);
 }
 
 } // namespace slope

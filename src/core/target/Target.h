@@ -31,6 +31,10 @@ struct TargetFacts {
 
 TargetFacts targetFacts(const llvm::Module &M);
 
+/// Whether other threads may write memory while \p F runs (GPU code, the
+/// body of an OpenMP parallel region and what is derived from it).
+bool otherThreadsWrite(const llvm::Function &F);
+
 } // namespace slope
 
 #endif
