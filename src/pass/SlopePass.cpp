@@ -11,6 +11,7 @@
 #include "EnzymeCall.h"
 #include "LibDevice.h"
 #include "MarkerCall.h"
+#include "PrivateAdjoints.h"
 #include "ReverseVerify.h"
 #include "Rules.h"
 #include "SourceTypes.h"
@@ -502,6 +503,10 @@ void registerSlopePass(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "slope-private-adjoints") {
+          FPM.addPass(PrivateAdjointsPass());
+          return true;
+        }
         if (Name != "slope-adjoint-windows")
           return false;
         FPM.addPass(AdjointWindowsPass());
@@ -519,6 +524,7 @@ void registerSlopePass(PassBuilder &PB) {
   // rotated: before the vectorizer sees them.
   PB.registerVectorizerStartEPCallback(
       [](FunctionPassManager &FPM, OptimizationLevel) {
+        FPM.addPass(PrivateAdjointsPass());
         FPM.addPass(AdjointWindowsPass());
       });
   // The link of an -flto build: requests the compile steps left (targets

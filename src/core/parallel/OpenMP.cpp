@@ -338,6 +338,10 @@ Expected<SplitDerivative> teamParts(const SplitDerivative &Parts,
                                    "a value other than a pointer or a "
                                    "pointer-sized integer to its body");
   Runtime RT(M);
+  // Nothing but the reverse part reaches its record while it runs: alias
+  // analysis may tell the record's fields from shadows (PrivateAdjoints.h).
+  if (!Reverse.isDeclaration())
+    Reverse.getArg(Reverse.arg_size() - 1)->addAttr(Attribute::NoAlias);
 
   // Each thread of the augmented team leaves its record in the team's
   // record: {i64 threads, ptr record of thread 0, ...}.

@@ -56,7 +56,9 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
   if (otherThreadsWrite(*Derivative) &&
       !isa<AllocaInst>(getUnderlyingObject(Load.getPointerOperand()))) {
     B.CreateAtomicRMW(AtomicRMWInst::FAdd, Shadow, Adjoint, Load.getAlign(),
-                      AtomicOrdering::Monotonic);
+                      AtomicOrdering::Monotonic)
+        ->setMetadata(LLVMContext::MD_noalias,
+                      tapeEntriesScope(B.getContext()));
     return;
   }
   // Shadow memory holds what the primal's does, in the same types: its

@@ -42,6 +42,12 @@ Align Tape::slotAlign(Type *Ty) const {
   return std::min(F.getDataLayout().getABITypeAlign(Ty), Align(FrameAlign));
 }
 
+MDNode *tapeEntriesScope(LLVMContext &Ctx) {
+  MDBuilder MDB(Ctx);
+  MDNode *Domain = MDB.createAliasScopeDomain("slope.tape");
+  return MDNode::get(Ctx, {MDB.createAliasScope("slope.tape.entries", Domain)});
+}
+
 Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
   Frame &Fr = Frames[&Primal];
   if (Value *Existing = Fr.Reads.lookup(V))
@@ -58,8 +64,10 @@ Value *Tape::read(BasicBlock &Primal, BasicBlock &Reverse, Value *V) {
   uint64_t Offset = alignTo(Fr.Bytes, slotAlign(V->getType()));
   Value *Address =
       B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Fr.Placeholder, Offset);
-  Value *Read = B.CreateAlignedLoad(
+  auto *Read = B.CreateAlignedLoad(
       V->getType(), Address, slotAlign(V->getType()), V->getName() + ".tape");
+  Read->setMetadata(LLVMContext::MD_alias_scope,
+                    tapeEntriesScope(F.getContext()));
   Fr.Values.push_back(V);
   Fr.Offsets.push_back(Offset);
   Fr.Bytes = Offset + slotBytes(V->getType());

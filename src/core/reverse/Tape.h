@@ -18,6 +18,12 @@
 
 namespace slope {
 
+/// The alias scope list of the tape's entries: reads of the tape carry it
+/// as !alias.scope, and adjoint updates that alias analysis should tell
+/// apart from them (atomic adds in OpenMP regions) as !noalias. The tape
+/// is Slope's own memory, never a shadow.
+llvm::MDNode *tapeEntriesScope(llvm::LLVMContext &Ctx);
+
 class Tape {
 public:
   /// Creates the tape's state (base, size, capacity) in \p F's entry block.

@@ -158,6 +158,50 @@ double callsARegion(double *x, double f, int n) {
   return s;
 }
 
+// Every thread reads every body: each thread's adjoints go to a buffer of
+// its own and are added into the shared ones where its loop nest ends
+// (PrivateAdjoints.h).
+double pairPotential(const double *pos, int n) {
+  double e = 0;
+#pragma omp parallel for reduction(+ : e)
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (j == i)
+        continue;
+      double dx = pos[2 * i] - pos[2 * j], dy = pos[2 * i + 1] - pos[2 * j + 1];
+      e += 1 / std::sqrt(dx * dx + dy * dy + 0.1);
+    }
+  return e;
+}
+
+// The thread reads the element it wrote in the iteration before: the
+// reverse of the read adds to x's adjoint, which the reverse of the write
+// takes next. A buffer of the thread's own would hide the addition from
+// it, so x's adjoints stay atomic adds (the test before the loop nest finds
+// the ranges overlapping); c's adjoints, which every thread adds to, go to
+// a buffer of each thread's own.
+void scaleRepeatedly(double *x, const double *c, int n, int m) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < m; ++k)
+      x[i] = x[i] * c[k] + 0.1 * c[k];
+}
+
+// Row by row, each element from the one before it, in place when u and v
+// are the same array: the reverse of a read adds to the adjoint that the
+// reverse of the previous element's write takes next. Where the arrays
+// are one, the test before the loop nest finds u's adjoints overlapping
+// v's and keeps the atomic adds; apart, u's adjoints go to a buffer.
+void rowRecurrence(const double *u, double *v, int rows, int m) {
+#pragma omp parallel for
+  for (int i = 0; i < rows; ++i)
+    for (int k = 1; k < m; ++k)
+      v[i * m + k] = 0.5 * u[i * m + k - 1] * u[i * m + k - 1] + u[i * m + k];
+}
+void rowRecurrenceInPlace(double *x, int rows, int m) {
+  rowRecurrence(x, x, rows, m);
+}
+
 std::vector<double> inputs(int n) {
   std::vector<double> x(n);
   for (int i = 0; i < n; ++i)
@@ -316,6 +360,51 @@ TEST(OpenMP, RegionInACallee) {
     ThreadCount Count(Team);
     SLOPE_EXPECT_GRADIENT(callsARegion, slope::dup(X.data(), DX.data(), N), 0.9,
                           N);
+  }
+}
+
+TEST(OpenMP, EveryThreadReadsEveryElement) {
+  std::vector<double> X = inputs(2 * N), DX(2 * N);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(
+        pairPotential, slope::dup((const double *)X.data(), DX.data(), 2 * N),
+        N);
+  }
+  expectTeamsAgree<pairPotential>(X, N);
+}
+
+TEST(OpenMP, ReadAfterWriteKeepsSharedAdjoints) {
+  constexpr int M = 5;
+  std::vector<double> X = inputs(N), DX(N), C = inputs(M), DC(M);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(scaleRepeatedly, slope::dup(X.data(), DX.data(), N),
+                          slope::dup((const double *)C.data(), DC.data(), M), N,
+                          M);
+  }
+}
+
+TEST(OpenMP, InPlaceRowsKeepSharedAdjoints) {
+  constexpr int Rows = 6, M = 7;
+  std::vector<double> X = inputs(Rows * M), DX(Rows * M);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(rowRecurrenceInPlace,
+                          slope::dup(X.data(), DX.data(), Rows * M), Rows, M);
+  }
+}
+
+TEST(OpenMP, RowsIntoAnotherArray) {
+  constexpr int Rows = 6, M = 7;
+  std::vector<double> U = inputs(Rows * M), DU(Rows * M), V(Rows * M),
+                      DV(Rows * M);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(
+        rowRecurrence,
+        slope::dup((const double *)U.data(), DU.data(), Rows * M),
+        slope::dup(V.data(), DV.data(), Rows * M), Rows, M);
   }
 }
 
