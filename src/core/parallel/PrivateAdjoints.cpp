@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "PrivateAdjoints.h"
 #include "AdjointWindows.h"
+#include "FunctionAnalyses.h"
 #include "OpenMP.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -41,23 +42,16 @@ namespace slope {
 namespace {
 
 /// Fresh analyses of one function, rebuilt after each change.
-struct Analyses {
+struct Analyses : FunctionAnalyses {
   explicit Analyses(Function &F)
-      : TLII(Triple(F.getParent()->getTargetTriple())), TLI(TLII, &F), AC(F),
-        DT(F), LI(DT), SE(F, TLI, AC, DT, LI),
-        Basic(F.getDataLayout(), F, TLI, AC, &DT), AA(TLI), Batch(AA) {
+      : FunctionAnalyses(F), Basic(F.getDataLayout(), F, TLI, AC, &DT), AA(TLI),
+        Batch(AA) {
     AA.addAAResult(Basic);
     AA.addAAResult(Scoped);
     // The access and the add may be in different iterations: never
     // compare addresses as if one iteration computed both.
     Batch.enableCrossIterationMode();
   }
-  TargetLibraryInfoImpl TLII;
-  TargetLibraryInfo TLI;
-  AssumptionCache AC;
-  DominatorTree DT;
-  LoopInfo LI;
-  ScalarEvolution SE;
   BasicAAResult Basic;
   ScopedNoAliasAAResult Scoped;
   AAResults AA;

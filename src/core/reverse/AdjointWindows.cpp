@@ -29,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "AdjointWindows.h"
+#include "FunctionAnalyses.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -86,18 +87,7 @@ struct Window {
   SmallVector<std::pair<Range, Range>, 4> Checks; // ranges to test apart
 };
 
-/// Fresh analyses of one function, rebuilt after each change.
-struct Analyses {
-  explicit Analyses(Function &F)
-      : TLII(Triple(F.getParent()->getTargetTriple())), TLI(TLII, &F), AC(F),
-        DT(F), LI(DT), SE(F, TLI, AC, DT, LI) {}
-  TargetLibraryInfoImpl TLII;
-  TargetLibraryInfo TLI;
-  AssumptionCache AC;
-  DominatorTree DT;
-  LoopInfo LI;
-  ScalarEvolution SE;
-};
+using Analyses = FunctionAnalyses;
 
 std::optional<Increment> asIncrement(StoreInst &Store) {
   auto *Add = dyn_cast<BinaryOperator>(Store.getValueOperand());
