@@ -73,8 +73,8 @@ struct Applicable<Fn, std::tuple<A...>> : std::is_invocable<Fn, A...> {};
 
 /// Forces \p Shown to be complete (an error naming it) unless \p Fits.
 template <bool Fits, class Shown>
-inline constexpr bool
-    require_shape = sizeof(std::conditional_t<Fits, char, Shown>) != 0;
+inline constexpr bool require_shape =
+    sizeof(std::conditional_t<Fits, char, Shown>) != 0;
 
 template <auto F, auto Forward, auto Pullback, class Fn = decltype(F)>
 struct CustomRule;
@@ -170,14 +170,25 @@ private:
 #define SLOPE_CONCAT_IMPL_(A, B) A##B
 #define SLOPE_CONCAT_(A, B) SLOPE_CONCAT_IMPL_(A, B)
 
-/// Registers f_forward and f_pullback as f's derivative rules.
-#define SLOPE_CUSTOM_DERIVATIVE(F, FORWARD, PULLBACK)                          \
-  __attribute__((used, section(".slope.rules"))) static const void *const      \
+/// A registration of f's rules in the section the IR pass reads.
+#define SLOPE_CUSTOM_RULE_IN_(SECTION, F, FORWARD, PULLBACK)                   \
+  __attribute__((used, section(SECTION))) static const void *const             \
   SLOPE_CONCAT_(slope_custom_rule_, __COUNTER__)[3] = {                        \
       reinterpret_cast<const void *>(&F),                                      \
       reinterpret_cast<const void *>(                                          \
           &::slope::detail::CustomRule<&F, &FORWARD, &PULLBACK>::forward),     \
       reinterpret_cast<const void *>(                                          \
           &::slope::detail::CustomRule<&F, &FORWARD, &PULLBACK>::pullback)}
+
+/// Registers f_forward and f_pullback as f's derivative rules.
+#define SLOPE_CUSTOM_DERIVATIVE(F, FORWARD, PULLBACK)                          \
+  SLOPE_CUSTOM_RULE_IN_(".slope.rules", F, FORWARD, PULLBACK)
+
+/// SLOPE_CUSTOM_DERIVATIVE for a pullback that reads the shadows of f's
+/// pointer arguments and f's other arguments, never the memory the
+/// pointers point to (communication: slope/mpi.hpp). Later writes to that
+/// memory then need no augmented forward that keeps it.
+#define SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(F, FORWARD, PULLBACK)             \
+  SLOPE_CUSTOM_RULE_IN_(".slope.rules.shadows", F, FORWARD, PULLBACK)
 
 #endif

@@ -24,6 +24,9 @@ config.substitutions.append(
     ("%include", os.path.join(config.slope_source_dir, "include")))
 config.environment["PATH"] = os.pathsep.join(
     [tools, config.environment.get("PATH", "")])
+if config.mpi_include:
+    config.available_features.add("mpi")
+    config.substitutions.append(("%mpi_include", config.mpi_include))
 if config.gxx and not config.gxx.endswith("NOTFOUND"):
     config.available_features.add("gxx")
     config.substitutions.append(("%gxx", config.gxx))

@@ -40,6 +40,24 @@ namespace {
 
 bool isScalarFP(const Value *V) { return V->getType()->isFloatingPointTy(); }
 
+/// Why a differentiated pointer cannot go into \p Call (no body, no rule),
+/// naming what the user can do for the runtimes Slope knows.
+std::string whyNotIntoCall(const CallBase &Call) {
+  std::string Why = "a differentiated pointer is passed to a function Slope "
+                    "cannot see into";
+  const Function *Callee = Call.getCalledFunction();
+  StringRef Name = Callee ? Callee->getName() : "";
+  if (Name.starts_with("MPI_") || Name.starts_with("PMPI_"))
+    Why += "; <slope/mpi.hpp> gives rules to MPI_Send, MPI_Recv, "
+           "MPI_Sendrecv, MPI_Bcast, MPI_Reduce and MPI_Allreduce: include "
+           "it, or keep differentiated data out of this call";
+  else if (Name.starts_with("__kmpc_") || Name.starts_with("omp_"))
+    Why += "; this OpenMP construct is not differentiated yet (regions, "
+           "worksharing loops, reductions, critical sections, atomic "
+           "updates and barriers are)";
+  return Why;
+}
+
 /// `#pragma omp atomic` updates of a sum (and CUDA's atomicAdd).
 bool isAtomicAddition(const AtomicRMWInst &RMW) {
   return RMW.getOperation() == AtomicRMWInst::FAdd ||
@@ -264,8 +282,7 @@ Error Analysis::checkPointerUse(Instruction &User, Use &U) {
       shadow(Call);
       return Error::success();
     }
-    return unsupported(User, "a differentiated pointer is passed to a "
-                             "function Slope cannot see into");
+    return unsupported(User, whyNotIntoCall(*Call));
   }
   return unsupported(User, "a differentiated pointer is used in a way Slope "
                            "does not support yet");

@@ -145,7 +145,7 @@ Error ReverseEmitter::checkCustomPullbackMemory(LaterWrites &Later) {
     auto *Call = dyn_cast<CallBase>(&I);
     const CustomRule *Rule =
         Call ? customRuleOfCall(*Call, Req.Rules) : nullptr;
-    if (!Rule || !Rule->Pullback)
+    if (!Rule || !Rule->Pullback || Rule->PullbackReadsOnlyShadows)
       continue;
     for (Use &Arg : Call->args()) {
       if (!Arg->getType()->isPointerTy() || isa<Constant>(Arg))

@@ -56,7 +56,9 @@ CustomRules::CustomRules(Module &M) {
       readEnzymeGlobal(GV);
       continue;
     }
-    if (GV.getSection() != ".slope.rules" || !GV.hasInitializer())
+    bool OnlyShadows = GV.getSection() == ".slope.rules.shadows";
+    if ((GV.getSection() != ".slope.rules" && !OnlyShadows) ||
+        !GV.hasInitializer())
       continue;
     SmallVector<Function *, 3> Entry = listedFunctions(GV);
     if (is_contained(Entry, nullptr))
@@ -64,6 +66,7 @@ CustomRules::CustomRules(Module &M) {
     if (Entry.size() == 3) {
       Rules[Entry[0]].Forward = Entry[1];
       Rules[Entry[0]].Pullback = Entry[2];
+      Rules[Entry[0]].PullbackReadsOnlyShadows = OnlyShadows;
     } else if (Entry.size() == 4) {
       // {f, forward, augmented forward, reverse} in Enzyme's conventions
       // (slope/checkpoint.hpp registers its loops this way).

@@ -33,6 +33,10 @@ struct CustomRule {
   /// The Enzyme-convention forward rule computes f's effects as well as
   /// the tangents (four-entry registrations): it runs instead of f.
   bool ForwardRunsPrimal = false;
+  /// The pullback reads only shadows and non-pointer arguments
+  /// (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY): later writes to the primal
+  /// memory its pointers reach do not matter to it.
+  bool PullbackReadsOnlyShadows = false;
 
   bool servesForward() const { return Forward || EnzymeForward; }
   bool servesReverse() const { return Pullback || EnzymeReverse; }

@@ -1,0 +1,299 @@
+// Derivative rules for MPI communication.
+//
+//   #include <mpi.h>
+//   #include <slope/mpi.hpp>
+//
+// Include this header in a file whose differentiated functions call MPI:
+// the calls below then have rules, in forward mode (tangents travel beside
+// the values, in a second message of the same kind) and in reverse mode
+// (the reverse sweep reverses the communication: a send's adjoint is a
+// receive of adjoints, a broadcast's a sum to the root, a sum-reduction's
+// a broadcast, a sum-allreduce's a sum-allreduce of the adjoints).
+//
+//   MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Bcast,
+//   MPI_Reduce and MPI_Allreduce with MPI_SUM (MPI_IN_PLACE too)
+//
+// on MPI_DOUBLE and MPI_FLOAT data; other datatypes carry no derivatives
+// and their rules communicate nothing more. MPI_Comm_rank, MPI_Comm_size
+// and MPI_Barrier need no rule. An MPI call without a rule that passes
+// differentiated data is a compile error naming it. What these rules do not
+// support stops the program with a message at run time: a receive from
+// MPI_ANY_SOURCE or with MPI_ANY_TAG in reverse mode (the reverse sweep
+// would not know where its adjoints go), and reductions other than MPI_SUM.
+//
+// The rules' pullbacks read only shadows and the calls' non-pointer
+// arguments (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY): buffers may be reused
+// after the call. Every rank must differentiate the same communication, as
+// every rank must run the same collective calls.
+#ifndef SLOPE_MPI_HPP
+#define SLOPE_MPI_HPP
+
+#include <mpi.h>
+#include <slope/custom.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace slope::mpi_rules {
+
+/// The floating-point type an MPI datatype holds, as its size in bytes:
+/// 8 (MPI_DOUBLE), 4 (MPI_FLOAT), or 0 (no derivatives).
+inline int activeBytes(MPI_Datatype type) {
+  if (type == MPI_DOUBLE)
+    return 8;
+  if (type == MPI_FLOAT)
+    return 4;
+  return 0;
+}
+
+[[noreturn]] inline void unsupported(const char *what) {
+  std::fprintf(stderr, "slope: %s\n", what);
+  std::abort();
+}
+
+/// shadow[i] += more[i] for count elements of the datatype.
+inline void addInto(void *shadow, const void *more, int count, int bytes) {
+  if (bytes == 8)
+    for (int i = 0; i < count; ++i)
+      static_cast<double *>(shadow)[i] += static_cast<const double *>(more)[i];
+  else
+    for (int i = 0; i < count; ++i)
+      static_cast<float *>(shadow)[i] += static_cast<const float *>(more)[i];
+}
+
+inline void clear(void *shadow, int count, int bytes) {
+  if (shadow)
+    for (int i = 0; i < count * bytes; ++i)
+      static_cast<unsigned char *>(shadow)[i] = 0;
+}
+
+/// A buffer for count elements of the datatype (zeroed).
+inline std::vector<double> scratch(int count, int bytes) {
+  return std::vector<double>((size_t(count) * bytes + 7) / 8, 0.0);
+}
+
+inline void requireSum(MPI_Op op) {
+  if (op != MPI_SUM)
+    unsupported("a reduction other than MPI_SUM is not differentiated yet");
+}
+
+// MPI_Send(buf, count, type, dest, tag, comm)
+
+inline Dual<int> sendForward(const void *buf, void *dbuf, int count,
+                             MPI_Datatype type, MPI_Datatype, int dest,
+                             int tag, MPI_Comm comm, MPI_Comm) {
+  int rc = MPI_Send(buf, count, type, dest, tag, comm);
+  if (activeBytes(type))
+    MPI_Send(dbuf, count, type, dest, tag, comm);
+  return {rc, 0};
+}
+
+inline void sendPullback(const void *, void *dbuf, int count,
+                         MPI_Datatype type, MPI_Datatype, int dest, int tag,
+                         MPI_Comm comm, MPI_Comm, int) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  std::vector<double> more = scratch(count, bytes);
+  MPI_Recv(more.data(), count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  addInto(dbuf, more.data(), count, bytes);
+}
+
+// MPI_Recv(buf, count, type, source, tag, comm, status)
+
+inline Dual<int> recvForward(void *buf, void *dbuf, int count,
+                             MPI_Datatype type, MPI_Datatype, int source,
+                             int tag, MPI_Comm comm, MPI_Comm,
+                             MPI_Status *status, MPI_Status *) {
+  MPI_Status own;
+  MPI_Status *seen = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Recv(buf, count, type, source, tag, comm, seen);
+  // The tangent follows the value from the same sender, with the same tag.
+  if (activeBytes(type))
+    MPI_Recv(dbuf, count, type, seen->MPI_SOURCE, seen->MPI_TAG, comm,
+             MPI_STATUS_IGNORE);
+  return {rc, 0};
+}
+
+inline void recvPullback(void *, void *dbuf, int count, MPI_Datatype type,
+                         MPI_Datatype, int source, int tag, MPI_Comm comm,
+                         MPI_Comm, MPI_Status *, MPI_Status *, int) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG)
+    unsupported("the reverse sweep of MPI_Recv from MPI_ANY_SOURCE or with "
+                "MPI_ANY_TAG is not supported yet: name the sender and tag");
+  MPI_Send(dbuf, count, type, source, tag, comm);
+  clear(dbuf, count, bytes);
+}
+
+// MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag,
+//              recvbuf, recvcount, recvtype, source, recvtag, comm, status)
+
+inline Dual<int> sendrecvForward(const void *sendbuf, void *dsendbuf,
+                                 int sendcount, MPI_Datatype sendtype,
+                                 MPI_Datatype, int dest, int sendtag,
+                                 void *recvbuf, void *drecvbuf, int recvcount,
+                                 MPI_Datatype recvtype, MPI_Datatype,
+                                 int source, int recvtag, MPI_Comm comm,
+                                 MPI_Comm, MPI_Status *status, MPI_Status *) {
+  MPI_Status own;
+  MPI_Status *seen = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                        recvcount, recvtype, source, recvtag, comm, seen);
+  if (activeBytes(sendtype) || activeBytes(recvtype))
+    MPI_Sendrecv(dsendbuf, activeBytes(sendtype) ? sendcount : 0, sendtype,
+                 dest, sendtag, drecvbuf,
+                 activeBytes(recvtype) ? recvcount : 0, recvtype,
+                 seen->MPI_SOURCE, seen->MPI_TAG, comm, MPI_STATUS_IGNORE);
+  return {rc, 0};
+}
+
+inline void sendrecvPullback(const void *, void *dsendbuf, int sendcount,
+                             MPI_Datatype sendtype, MPI_Datatype, int dest,
+                             int sendtag, void *, void *drecvbuf,
+                             int recvcount, MPI_Datatype recvtype,
+                             MPI_Datatype, int source, int recvtag,
+                             MPI_Comm comm, MPI_Comm, MPI_Status *,
+                             MPI_Status *, int) {
+  int sendBytes = activeBytes(sendtype), recvBytes = activeBytes(recvtype);
+  if (!sendBytes && !recvBytes)
+    return;
+  if (source == MPI_ANY_SOURCE || recvtag == MPI_ANY_TAG)
+    unsupported("the reverse sweep of MPI_Sendrecv from MPI_ANY_SOURCE or "
+                "with MPI_ANY_TAG is not supported yet");
+  // The received values' adjoints go back to their sender; the sent
+  // values' adjoints come back from where they went.
+  std::vector<double> more = scratch(sendcount, sendBytes ? sendBytes : 1);
+  MPI_Sendrecv(drecvbuf, recvBytes ? recvcount : 0, recvtype, source, recvtag,
+               more.data(), sendBytes ? sendcount : 0, sendtype, dest, sendtag,
+               comm, MPI_STATUS_IGNORE);
+  if (recvBytes)
+    clear(drecvbuf, recvcount, recvBytes);
+  if (sendBytes)
+    addInto(dsendbuf, more.data(), sendcount, sendBytes);
+}
+
+// MPI_Bcast(buf, count, type, root, comm)
+
+inline Dual<int> bcastForward(void *buf, void *dbuf, int count,
+                              MPI_Datatype type, MPI_Datatype, int root,
+                              MPI_Comm comm, MPI_Comm) {
+  int rc = MPI_Bcast(buf, count, type, root, comm);
+  if (activeBytes(type))
+    MPI_Bcast(dbuf, count, type, root, comm);
+  return {rc, 0};
+}
+
+inline void bcastPullback(void *, void *dbuf, int count, MPI_Datatype type,
+                          MPI_Datatype, int root, MPI_Comm comm, MPI_Comm,
+                          int) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  // Every rank's copy came from the root's buffer: their adjoints add up
+  // there.
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == root) {
+    MPI_Reduce(MPI_IN_PLACE, dbuf, count, type, MPI_SUM, root, comm);
+  } else {
+    MPI_Reduce(dbuf, nullptr, count, type, MPI_SUM, root, comm);
+    clear(dbuf, count, bytes);
+  }
+}
+
+// MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
+
+inline Dual<int> reduceForward(const void *sendbuf, void *dsendbuf,
+                               void *recvbuf, void *drecvbuf, int count,
+                               MPI_Datatype type, MPI_Datatype, MPI_Op op,
+                               MPI_Op, int root, MPI_Comm comm, MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (bytes)
+    requireSum(op);
+  int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  if (bytes)
+    MPI_Reduce(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, drecvbuf,
+               count, type, MPI_SUM, root, comm);
+  return {rc, 0};
+}
+
+inline void reducePullback(const void *sendbuf, void *dsendbuf, void *,
+                           void *drecvbuf, int count, MPI_Datatype type,
+                           MPI_Datatype, MPI_Op op, MPI_Op, int root,
+                           MPI_Comm comm, MPI_Comm, int) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  requireSum(op);
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  // The sum's adjoint reaches every rank's contribution.
+  std::vector<double> result = scratch(count, bytes);
+  if (rank == root)
+    addInto(result.data(), drecvbuf, count, bytes);
+  MPI_Bcast(result.data(), count, type, root, comm);
+  if (rank == root && sendbuf == MPI_IN_PLACE)
+    return; // the root's buffer was its contribution and holds the sum
+  if (rank == root)
+    clear(drecvbuf, count, bytes);
+  addInto(dsendbuf, result.data(), count, bytes);
+}
+
+// MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)
+
+inline Dual<int> allreduceForward(const void *sendbuf, void *dsendbuf,
+                                  void *recvbuf, void *drecvbuf, int count,
+                                  MPI_Datatype type, MPI_Datatype, MPI_Op op,
+                                  MPI_Op, MPI_Comm comm, MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (bytes)
+    requireSum(op);
+  int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  if (bytes)
+    MPI_Allreduce(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, drecvbuf,
+                  count, type, MPI_SUM, comm);
+  return {rc, 0};
+}
+
+inline void allreducePullback(const void *sendbuf, void *dsendbuf, void *,
+                              void *drecvbuf, int count, MPI_Datatype type,
+                              MPI_Datatype, MPI_Op op, MPI_Op, MPI_Comm comm,
+                              MPI_Comm, int) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  requireSum(op);
+  // Every rank's result depends on every rank's contribution alike.
+  if (sendbuf == MPI_IN_PLACE) {
+    MPI_Allreduce(MPI_IN_PLACE, drecvbuf, count, type, MPI_SUM, comm);
+    return;
+  }
+  std::vector<double> total = scratch(count, bytes);
+  MPI_Allreduce(drecvbuf, total.data(), count, type, MPI_SUM, comm);
+  clear(drecvbuf, count, bytes);
+  addInto(dsendbuf, total.data(), count, bytes);
+}
+
+} // namespace slope::mpi_rules
+
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Send, slope::mpi_rules::sendForward,
+                                     slope::mpi_rules::sendPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Recv, slope::mpi_rules::recvForward,
+                                     slope::mpi_rules::recvPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Sendrecv,
+                                     slope::mpi_rules::sendrecvForward,
+                                     slope::mpi_rules::sendrecvPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Bcast, slope::mpi_rules::bcastForward,
+                                     slope::mpi_rules::bcastPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Reduce,
+                                     slope::mpi_rules::reduceForward,
+                                     slope::mpi_rules::reducePullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Allreduce,
+                                     slope::mpi_rules::allreduceForward,
+                                     slope::mpi_rules::allreducePullback);
+
+#endif

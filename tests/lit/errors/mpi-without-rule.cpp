@@ -1,0 +1,33 @@
+// MPI calls that pass differentiated data need a rule: one slope/mpi.hpp
+// does not give (non-blocking sends, for now) and any MPI call in a file
+// that does not include it are errors naming the call and saying what to
+// do. With the header, the same blocking calls compile.
+// REQUIRES: mpi
+// RUN: not %clangxx -std=c++17 -O2 -g -fplugin=%slope_plugin -I%include -I%mpi_include -DOMPI_SKIP_MPICXX -DNONBLOCKING -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONBLOCKING
+// RUN: not %clangxx -std=c++17 -O2 -g -fplugin=%slope_plugin -I%include -I%mpi_include -DOMPI_SKIP_MPICXX -DNOHEADER -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOHEADER
+// RUN: %clangxx -std=c++17 -O2 -fplugin=%slope_plugin -I%include -I%mpi_include -DOMPI_SKIP_MPICXX -c %s -o /dev/null
+#include <slope/slope.hpp>
+
+#include <mpi.h>
+#ifndef NOHEADER
+#include <slope/mpi.hpp>
+#endif
+
+double exchange(double *x, int n) {
+#ifdef NONBLOCKING
+  MPI_Request request;
+  // NONBLOCKING: error: slope: cannot differentiate call to 'MPI_Isend' {{.*}}: a differentiated pointer is passed to a function Slope cannot see into; <slope/mpi.hpp> gives rules to MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Bcast, MPI_Reduce and MPI_Allreduce: include it, or keep differentiated data out of this call
+  // NONBLOCKING: mpi-without-rule.cpp:[[@LINE+1]]:3: note: the construct Slope cannot differentiate is here
+  MPI_Isend(x, n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+#else
+  // NOHEADER: error: slope: cannot differentiate call to 'MPI_Send' {{.*}}: a differentiated pointer is passed to a function Slope cannot see into; <slope/mpi.hpp> gives rules
+  // NOHEADER: mpi-without-rule.cpp:[[@LINE+1]]:3: note: the construct Slope cannot differentiate is here
+  MPI_Send(x, n, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+#endif
+  return x[0] * x[0];
+}
+
+void gradient(double *x, double *dx, int n) {
+  slope::grad<exchange>(slope::dup(x, dx), n);
+}

@@ -1,0 +1,309 @@
+// MPI communication inside differentiated functions (slope/mpi.hpp), run
+// as real processes: `mpirun -np 2` and `-np 4` (tests/mpi/run.sh). Each
+// rank owns a slice of the data. Every gradient is compared with central
+// differences of the distributed function, every tangent with the
+// gradient (the dot-product test), and the halo-exchange gradients with
+// the gradient of the serial program on the whole array.
+//
+// The objective is returned on rank 0 only (0 elsewhere): a value every
+// rank returned would count once per rank in the reverse sweep's seed.
+#include <slope/slope.hpp>
+
+#include <mpi.h>
+#include <slope/mpi.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+constexpr int Local = 5; // elements per rank
+constexpr int Steps = 3;
+constexpr double Rate = 0.2;
+
+int rankOf() {
+  int r;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int sizeOf() {
+  int s;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+/// sum over ranks of sum_i w_i x_i^2, by MPI_Allreduce.
+double dot(const double *x, int n) {
+  double local = 0;
+  for (int i = 0; i < n; ++i)
+    local += (1 + 0.1 * i) * x[i] * x[i];
+  double total;
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0 ? total : 0.0;
+}
+
+/// One explicit heat step on u[1..n] with ghosts u[0] and u[n+1].
+void heatStep(const double *u, double *next, int n) {
+  for (int i = 1; i <= n; ++i)
+    next[i] = u[i] + Rate * (u[i - 1] - 2 * u[i] + u[i + 1]) -
+              0.05 * u[i] * u[i] * u[i];
+}
+
+/// Steps of the heat equation on a slice, ghosts exchanged with
+/// MPI_Sendrecv (ends held at zero), then sum u^2 over all ranks.
+double heatSendrecv(double *u, double *scratch, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+  int right = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+  for (int s = 0; s < Steps; ++s) {
+    MPI_Sendrecv(&u[1], 1, MPI_DOUBLE, left, 0, &u[n + 1], 1, MPI_DOUBLE, right,
+                 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    heatStep(u, scratch, n);
+    for (int i = 1; i <= n; ++i)
+      u[i] = scratch[i];
+  }
+  double local = 0, total = 0;
+  for (int i = 1; i <= n; ++i)
+    local += u[i] * u[i];
+  MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return rank == 0 ? total : 0.0;
+}
+
+/// The same with blocking MPI_Send and MPI_Recv, even ranks sending first.
+double heatSendRecv(double *u, double *scratch, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int s = 0; s < Steps; ++s) {
+    u[0] = 0;
+    u[n + 1] = 0;
+    for (int phase = 0; phase < 2; ++phase) {
+      if ((rank + phase) % 2 == 0) {
+        if (rank > 0)
+          MPI_Send(&u[1], 1, MPI_DOUBLE, rank - 1, 7, MPI_COMM_WORLD);
+        if (rank < size - 1)
+          MPI_Send(&u[n], 1, MPI_DOUBLE, rank + 1, 8, MPI_COMM_WORLD);
+      } else {
+        if (rank < size - 1)
+          MPI_Recv(&u[n + 1], 1, MPI_DOUBLE, rank + 1, 7, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+        if (rank > 0)
+          MPI_Recv(&u[0], 1, MPI_DOUBLE, rank - 1, 8, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE);
+      }
+    }
+    heatStep(u, scratch, n);
+    for (int i = 1; i <= n; ++i)
+      u[i] = scratch[i];
+  }
+  double local = 0, total = 0;
+  for (int i = 1; i <= n; ++i)
+    local += u[i] * u[i];
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return rank == 0 ? total : 0.0;
+}
+
+/// The serial program: the whole array with zero ends.
+double heatSerial(double *u, double *scratch, int n) {
+  for (int s = 0; s < Steps; ++s) {
+    u[0] = 0;
+    u[n + 1] = 0;
+    heatStep(u, scratch, n);
+    for (int i = 1; i <= n; ++i)
+      u[i] = scratch[i];
+  }
+  double total = 0;
+  for (int i = 1; i <= n; ++i)
+    total += u[i] * u[i];
+  return total;
+}
+
+/// Parameters broadcast from rank 0, a local model on each rank, the
+/// misfits summed to rank 0 with MPI_Reduce in place.
+double pipeline(double *params, const double *x, int n) {
+  MPI_Bcast(params, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  double misfit = 0;
+  for (int i = 0; i < n; ++i) {
+    double model = params[0] + params[1] * x[i] + params[2] * x[i] * x[i];
+    misfit += std::sin(model) * x[i];
+  }
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0)
+    MPI_Reduce(MPI_IN_PLACE, &misfit, 1, MPI_DOUBLE, MPI_SUM, 0,
+               MPI_COMM_WORLD);
+  else
+    MPI_Reduce(&misfit, nullptr, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return rank == 0 ? misfit : 0.0;
+}
+
+int Failures = 0;
+
+void expectNear(const char *test, const char *what, int index, double got,
+                double want, double tolerance) {
+  if (std::fabs(got - want) <= tolerance * (1 + std::fabs(want)))
+    return;
+  ++Failures;
+  std::printf("[rank %d] %s: %s[%d] = %.15g, expected %.15g\n", rankOf(), test,
+              what, index, got, want);
+}
+
+double everywhere(double value) {
+  double total;
+  MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+/// Central differences of the distributed objective \p f with respect to
+/// each rank's \p x (every rank takes part in every evaluation), compared
+/// with this rank's \p gradient.
+template <class F>
+void checkAgainstDifferences(const char *test, F f, std::vector<double> x,
+                             const std::vector<double> &gradient, int first,
+                             int count) {
+  for (int owner = 0; owner < sizeOf(); ++owner)
+    for (int k = first; k < first + count; ++k) {
+      double h = 1e-6, old = x[k];
+      bool mine = owner == rankOf();
+      if (mine)
+        x[k] = old + h;
+      double up = everywhere(f(x));
+      if (mine)
+        x[k] = old - h;
+      double down = everywhere(f(x));
+      if (mine) {
+        x[k] = old;
+        expectNear(test, "gradient", k, gradient[k], (up - down) / (2 * h),
+                   1e-6);
+      }
+    }
+}
+
+/// The tangent along \p direction equals the gradient's dot product with
+/// it, summed over ranks.
+void checkTangent(const char *test, double tangent,
+                  const std::vector<double> &gradient,
+                  const std::vector<double> &direction) {
+  double local = 0;
+  for (size_t i = 0; i < gradient.size(); ++i)
+    local += gradient[i] * direction[i];
+  double want = everywhere(local);
+  expectNear(test, "tangent", 0, everywhere(tangent), want, 1e-10);
+}
+
+std::vector<double> slice(int size, int offset) {
+  std::vector<double> v(size);
+  for (int i = 0; i < size; ++i)
+    v[i] = 0.4 + 0.3 * std::sin(0.7 * (i + offset));
+  return v;
+}
+
+void testDot() {
+  std::vector<double> x = slice(Local, Local * rankOf()), dx(Local, 0.0);
+  slope::grad<dot>(slope::dup((const double *)x.data(), dx.data()), Local);
+  for (int i = 0; i < Local; ++i)
+    expectNear("dot", "gradient", i, dx[i], 2 * (1 + 0.1 * i) * x[i], 1e-13);
+  std::vector<double> t = slice(Local, 3 + rankOf());
+  double tangent = slope::derivative<dot>(
+      slope::dup((const double *)x.data(), t.data()), Local);
+  checkTangent("dot", tangent, dx, t);
+}
+
+template <double (*Heat)(double *, double *, int)>
+void testHeat(const char *test) {
+  int n = Local, rank = rankOf(), size = sizeOf();
+  // This rank's slice with ghosts, and the serial problem's gradient.
+  std::vector<double> u(n + 2, 0.0), du(n + 2, 0.0), s(n + 2), ds(n + 2, 0.0);
+  std::vector<double> whole = slice(n * size + 2, 0);
+  whole[0] = whole[n * size + 1] = 0;
+  for (int i = 1; i <= n; ++i)
+    u[i] = whole[rank * n + i];
+  std::vector<double> wholeCopy = whole, dwhole(n * size + 2, 0.0),
+                      wscratch(n * size + 2), dwscratch(n * size + 2, 0.0);
+  slope::grad<heatSerial>(slope::dup(wholeCopy.data(), dwhole.data()),
+                          slope::dup(wscratch.data(), dwscratch.data()),
+                          n * size);
+  std::vector<double> u0 = u;
+  slope::grad<Heat>(slope::dup(u.data(), du.data()),
+                    slope::dup(s.data(), ds.data()), n);
+  for (int i = 1; i <= n; ++i)
+    expectNear(test, "gradient vs serial", i, du[i], dwhole[rank * n + i],
+               1e-12);
+  checkAgainstDifferences(
+      test,
+      [&](std::vector<double> v) {
+        std::vector<double> sc(n + 2);
+        return Heat(v.data(), sc.data(), n);
+      },
+      u0, du, 1, n);
+  std::vector<double> t = slice(n + 2, 11 + rank), tu = u0, ts(n + 2, 0.0),
+                      sc(n + 2);
+  t[0] = t[n + 1] = 0;
+  std::vector<double> direction = t; // t receives the tangents of u's output
+  double tangent = slope::derivative<Heat>(slope::dup(tu.data(), t.data()),
+                                           slope::dup(sc.data(), ts.data()), n);
+  std::vector<double> interior = du;
+  interior[0] = interior[n + 1] = 0;
+  checkTangent(test, tangent, interior, direction);
+}
+
+void testPipeline() {
+  int n = Local;
+  std::vector<double> p = {0.3, -0.2, 0.5}, dp(3, 0.0);
+  std::vector<double> x = slice(n, 5 * rankOf()), dx(n, 0.0);
+  if (rankOf() != 0)
+    p.assign(3, 9.0); // overwritten by the broadcast
+  std::vector<double> p0 = p;
+  slope::grad<pipeline>(slope::dup(p.data(), dp.data()),
+                        slope::dup((const double *)x.data(), dx.data()), n);
+  // The broadcast's adjoint gathers at rank 0: other ranks' copies of the
+  // parameters get none.
+  checkAgainstDifferences(
+      "pipeline x",
+      [&](std::vector<double> v) {
+        std::vector<double> q = p0;
+        return pipeline(q.data(), v.data(), n);
+      },
+      x, dx, 0, n);
+  // (Other ranks' parameters are overwritten: differences of 0 there.)
+  checkAgainstDifferences(
+      "pipeline params",
+      [&](std::vector<double> q) { return pipeline(q.data(), x.data(), n); },
+      p0, dp, 0, 3);
+  std::vector<double> tp = {0.1, 0.2, -0.3}, tx = slice(n, 2 + rankOf()),
+                      q = p0;
+  std::vector<double> dir = tp; // tp receives the parameters' tangents
+  double tangent = slope::derivative<pipeline>(
+      slope::dup(q.data(), tp.data()),
+      slope::dup((const double *)x.data(), tx.data()), n);
+  std::vector<double> all = dp;
+  all.insert(all.end(), dx.begin(), dx.end());
+  dir.insert(dir.end(), tx.begin(), tx.end());
+  if (rankOf() != 0)
+    for (int k = 0; k < 3; ++k)
+      dir[k] = 0; // other ranks' parameters are overwritten
+  checkTangent("pipeline", tangent, all, dir);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  testDot();
+  testHeat<heatSendrecv>("heat sendrecv");
+  testHeat<heatSendRecv>("heat send/recv");
+  testPipeline();
+  int failures = int(everywhere(Failures));
+  if (rankOf() == 0)
+    std::printf("%s: %d ranks, %d failed checks\n",
+                failures ? "FAILED" : "PASSED", sizeOf(), failures);
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}
