@@ -48,7 +48,8 @@ Error ReverseEmitter::splitCalls() {
                   : isDifferentiableCall(*Call)) &&
           !findRule(I) &&
           !(Req.Rules && Req.Rules->isInactive(Call->getCalledFunction())) &&
-          (Activity->isActive(Call) || any_of(Call->args(), [&](Use &A) {
+          (Activity->isActive(Call) || (Custom && Custom->AppliesToEveryCall) ||
+           any_of(Call->args(), [&](Use &A) {
              return Activity->isActive(A.get()) ||
                     Activity->isShadowed(A.get());
            })))

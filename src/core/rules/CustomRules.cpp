@@ -57,7 +57,8 @@ CustomRules::CustomRules(Module &M) {
       continue;
     }
     bool OnlyShadows = GV.getSection() == ".slope.rules.shadows";
-    if ((GV.getSection() != ".slope.rules" && !OnlyShadows) ||
+    bool EveryCall = GV.getSection() == ".slope.rules.always";
+    if ((GV.getSection() != ".slope.rules" && !OnlyShadows && !EveryCall) ||
         !GV.hasInitializer())
       continue;
     SmallVector<Function *, 3> Entry = listedFunctions(GV);
@@ -75,6 +76,7 @@ CustomRules::CustomRules(Module &M) {
       Rule.EnzymeAugmented = Entry[2];
       Rule.EnzymeReverse = Entry[3];
       Rule.ForwardRunsPrimal = true;
+      Rule.AppliesToEveryCall = EveryCall;
     } else {
       continue;
     }

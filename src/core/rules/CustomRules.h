@@ -37,6 +37,10 @@ struct CustomRule {
   /// (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY): later writes to the primal
   /// memory its pointers reach do not matter to it.
   bool PullbackReadsOnlyShadows = false;
+  /// Every call runs the rules, also one that passes no differentiated
+  /// data: the rules keep books across calls (an MPI_Wait completes what an
+  /// MPI_Isend's rules started).
+  bool AppliesToEveryCall = false;
 
   bool servesForward() const { return Forward || EnzymeForward; }
   bool servesReverse() const { return Pullback || EnzymeReverse; }
