@@ -12,7 +12,8 @@
 //
 //   MPI_Send, MPI_Recv, MPI_Sendrecv, MPI_Bcast,
 //   MPI_Reduce and MPI_Allreduce with MPI_SUM (MPI_IN_PLACE too),
-//   MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall
+//   MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall,
+//   MPI_Gather, MPI_Scatter, MPI_Allgather (MPI_IN_PLACE too)
 //
 // Non-blocking calls are matched through their requests: MPI_Wait (or
 // MPI_Waitall) must complete each request an MPI_Isend or MPI_Irecv of a
@@ -285,6 +286,146 @@ inline void allreducePullback(const void *sendbuf, void *dsendbuf, void *,
   addInto(dsendbuf, total.data(), count, bytes);
 }
 
+/// The start of block \p k of a buffer of blocks of \p count elements.
+inline void *block(void *buffer, int k, int count, int bytes) {
+  return static_cast<unsigned char *>(buffer) + size_t(k) * count * bytes;
+}
+
+inline int rankIn(MPI_Comm comm) {
+  int rank;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+inline int sizeOf(MPI_Comm comm) {
+  int size;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+// MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+//            root, comm)
+
+inline Dual<int> gatherForward(const void *sendbuf, void *dsendbuf,
+                               int sendcount, MPI_Datatype sendtype,
+                               MPI_Datatype, void *recvbuf, void *drecvbuf,
+                               int recvcount, MPI_Datatype recvtype,
+                               MPI_Datatype, int root, MPI_Comm comm,
+                               MPI_Comm) {
+  int rc = MPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                      recvtype, root, comm);
+  if (activeBytes(sendtype))
+    MPI_Gather(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, sendcount,
+               sendtype, drecvbuf, recvcount, recvtype, root, comm);
+  return {rc, 0};
+}
+
+inline void gatherPullback(const void *sendbuf, void *dsendbuf, int sendcount,
+                           MPI_Datatype sendtype, MPI_Datatype, void *,
+                           void *drecvbuf, int recvcount, MPI_Datatype recvtype,
+                           MPI_Datatype, int root, MPI_Comm comm, MPI_Comm,
+                           int) {
+  int bytes = activeBytes(sendtype);
+  if (!bytes)
+    return;
+  // Each gathered block's adjoint goes back to the rank it came from.
+  bool atRoot = rankIn(comm) == root, inPlace = sendbuf == MPI_IN_PLACE;
+  std::vector<double> mine = scratch(sendcount, bytes);
+  MPI_Scatter(drecvbuf, recvcount, recvtype,
+              atRoot && inPlace ? MPI_IN_PLACE : mine.data(), sendcount,
+              sendtype, root, comm);
+  if (atRoot) {
+    // In place, the root's block was its contribution: its adjoint stays.
+    std::vector<double> own = scratch(recvcount, bytes);
+    if (inPlace)
+      addInto(own.data(), block(drecvbuf, root, recvcount, bytes), recvcount,
+              bytes);
+    clear(drecvbuf, recvcount * sizeOf(comm), bytes);
+    if (inPlace) {
+      addInto(block(drecvbuf, root, recvcount, bytes), own.data(), recvcount,
+              bytes);
+      return;
+    }
+  }
+  addInto(dsendbuf, mine.data(), sendcount, bytes);
+}
+
+// MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+//             root, comm)
+
+inline Dual<int> scatterForward(const void *sendbuf, void *dsendbuf,
+                                int sendcount, MPI_Datatype sendtype,
+                                MPI_Datatype, void *recvbuf, void *drecvbuf,
+                                int recvcount, MPI_Datatype recvtype,
+                                MPI_Datatype, int root, MPI_Comm comm,
+                                MPI_Comm) {
+  int rc = MPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                       recvtype, root, comm);
+  if (activeBytes(recvtype))
+    MPI_Scatter(dsendbuf, sendcount, sendtype,
+                recvbuf == MPI_IN_PLACE ? MPI_IN_PLACE : drecvbuf, recvcount,
+                recvtype, root, comm);
+  return {rc, 0};
+}
+
+inline void scatterPullback(const void *, void *dsendbuf, int sendcount,
+                            MPI_Datatype sendtype, MPI_Datatype, void *recvbuf,
+                            void *drecvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Datatype, int root,
+                            MPI_Comm comm, MPI_Comm, int) {
+  int bytes = activeBytes(recvtype);
+  if (!bytes)
+    return;
+  // The blocks' adjoints gather at the root, into the blocks they left.
+  bool atRoot = rankIn(comm) == root, inPlace = recvbuf == MPI_IN_PLACE;
+  std::vector<double> all =
+      scratch(atRoot ? sendcount * sizeOf(comm) : 0, bytes);
+  MPI_Gather(atRoot && inPlace ? MPI_IN_PLACE : drecvbuf, recvcount, recvtype,
+             all.data(), sendcount, sendtype, root, comm);
+  if (!(atRoot && inPlace))
+    clear(drecvbuf, recvcount, bytes);
+  if (atRoot)
+    addInto(dsendbuf, all.data(), sendcount * sizeOf(comm), bytes);
+}
+
+// MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+//               comm)
+
+inline Dual<int> allgatherForward(const void *sendbuf, void *dsendbuf,
+                                  int sendcount, MPI_Datatype sendtype,
+                                  MPI_Datatype, void *recvbuf, void *drecvbuf,
+                                  int recvcount, MPI_Datatype recvtype,
+                                  MPI_Datatype, MPI_Comm comm, MPI_Comm) {
+  int rc = MPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                         recvtype, comm);
+  if (activeBytes(recvtype))
+    MPI_Allgather(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, sendcount,
+                  sendtype, drecvbuf, recvcount, recvtype, comm);
+  return {rc, 0};
+}
+
+inline void allgatherPullback(const void *sendbuf, void *dsendbuf,
+                              int sendcount, MPI_Datatype sendtype,
+                              MPI_Datatype, void *, void *drecvbuf,
+                              int recvcount, MPI_Datatype recvtype,
+                              MPI_Datatype, MPI_Comm comm, MPI_Comm, int) {
+  int bytes = activeBytes(recvtype);
+  if (!bytes)
+    return;
+  // Every rank's copy of block k came from rank k: the copies' adjoints
+  // add up there.
+  int rank = rankIn(comm), size = sizeOf(comm);
+  std::vector<double> mine = scratch(recvcount, bytes);
+  MPI_Reduce_scatter_block(drecvbuf, mine.data(), recvcount, recvtype, MPI_SUM,
+                           comm);
+  clear(drecvbuf, recvcount * size, bytes);
+  if (sendbuf == MPI_IN_PLACE)
+    addInto(block(drecvbuf, rank, recvcount, bytes), mine.data(), recvcount,
+            bytes);
+  else
+    addInto(dsendbuf, mine.data(), sendcount, activeBytes(sendtype));
+}
+
 // Non-blocking communication. Each MPI_Isend or MPI_Irecv keeps a record
 // of what its derivative needs, found again by the request's address at
 // the MPI_Wait that completes it.
@@ -519,6 +660,15 @@ SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Bcast, slope::mpi_rules::bcastForward,
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Reduce,
                                      slope::mpi_rules::reduceForward,
                                      slope::mpi_rules::reducePullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Gather,
+                                     slope::mpi_rules::gatherForward,
+                                     slope::mpi_rules::gatherPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Scatter,
+                                     slope::mpi_rules::scatterForward,
+                                     slope::mpi_rules::scatterPullback);
+SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Allgather,
+                                     slope::mpi_rules::allgatherForward,
+                                     slope::mpi_rules::allgatherPullback);
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Allreduce,
                                      slope::mpi_rules::allreduceForward,
                                      slope::mpi_rules::allreducePullback);

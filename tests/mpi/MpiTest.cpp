@@ -171,6 +171,32 @@ double pipeline(double *params, const double *x, int n) {
   return rank == 0 ? misfit : 0.0;
 }
 
+/// Blocks of rank 0's array scattered, transformed on each rank, gathered
+/// by every rank, combined with a neighbour's block, and gathered at rank
+/// 0 in place.
+double scatterGather(double *global, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  double local[8], all[64], out[64];
+  MPI_Scatter(global, n, MPI_DOUBLE, local, n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (int i = 0; i < n; ++i)
+    local[i] = std::sin(local[i]) + local[i] * local[i];
+  MPI_Allgather(local, n, MPI_DOUBLE, all, n, MPI_DOUBLE, MPI_COMM_WORLD);
+  for (int i = 0; i < n; ++i)
+    out[rank * n + i] = local[i] * all[(rank * n + i + 1) % (n * size)];
+  if (rank == 0)
+    MPI_Gather(MPI_IN_PLACE, n, MPI_DOUBLE, out, n, MPI_DOUBLE, 0,
+               MPI_COMM_WORLD);
+  else
+    MPI_Gather(&out[rank * n], n, MPI_DOUBLE, nullptr, n, MPI_DOUBLE, 0,
+               MPI_COMM_WORLD);
+  double total = 0;
+  for (int i = 0; rank == 0 && i < n * size; ++i)
+    total += (1 + 0.1 * i) * out[i] * out[i];
+  return total;
+}
+
 int Failures = 0;
 
 void expectNear(const char *test, const char *what, int index, double got,
@@ -319,6 +345,22 @@ void testPipeline() {
   checkTangent("pipeline", tangent, all, dir);
 }
 
+void testScatterGather() {
+  int n = Local, all = Local * sizeOf();
+  // Significant on rank 0 only: other ranks' copies get no adjoint.
+  std::vector<double> x = slice(all, rankOf() == 0 ? 0 : 100), dx(all, 0.0);
+  std::vector<double> x0 = x;
+  slope::grad<scatterGather>(slope::dup(x.data(), dx.data()), n);
+  checkAgainstDifferences(
+      "scatter/gather",
+      [&](std::vector<double> v) { return scatterGather(v.data(), n); }, x0, dx,
+      0, all);
+  std::vector<double> t = slice(all, 7), direction = t, tx = x0;
+  double tangent =
+      slope::derivative<scatterGather>(slope::dup(tx.data(), t.data()), n);
+  checkTangent("scatter/gather", tangent, dx, direction);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -328,6 +370,7 @@ int main(int argc, char **argv) {
   testHeat<heatSendRecv>("heat send/recv");
   testHeat<heatNonBlocking>("heat isend/irecv");
   testPipeline();
+  testScatterGather();
   int failures = int(everywhere(Failures));
   if (rankOf() == 0)
     std::printf("%s: %d ranks, %d failed checks\n",

@@ -50,8 +50,9 @@ std::string whyNotIntoCall(const CallBase &Call) {
   if (Name.starts_with("MPI_") || Name.starts_with("PMPI_"))
     Why += "; <slope/mpi.hpp> gives rules to MPI_Send, MPI_Recv, "
            "MPI_Sendrecv, MPI_Isend, MPI_Irecv, MPI_Wait, MPI_Waitall, "
-           "MPI_Bcast, MPI_Reduce and MPI_Allreduce: include it, or keep "
-           "differentiated data out of this call";
+           "MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter "
+           "and MPI_Allgather: include it, or keep differentiated data out "
+           "of this call";
   else if (Name.starts_with("__kmpc_") || Name.starts_with("omp_"))
     Why += "; this OpenMP construct is not differentiated yet (regions, "
            "worksharing loops, reductions, critical sections, atomic "
