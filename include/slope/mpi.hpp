@@ -27,11 +27,13 @@
 // differentiated data is a compile error naming it. What these rules do not
 // support stops the program with a message at run time: a receive from
 // MPI_ANY_SOURCE or with MPI_ANY_TAG in reverse mode (the reverse sweep
-// would not know where its adjoints go), and reductions other than MPI_SUM.
+// would not know where its adjoints go), and reductions other than
+// MPI_SUM, MPI_MAX and MPI_MIN.
 //
-// The rules' pullbacks read only shadows and the calls' non-pointer
-// arguments (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY): buffers may be reused
-// after the call. Every rank must differentiate the same communication, as
+// The blocking rules' pullbacks read only shadows and the calls'
+// non-pointer arguments (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY); the rules
+// of non-blocking calls and of reductions keep what they need in records
+// of their own: buffers may be reused after the call. Every rank must differentiate the same communication, as
 // every rank must run the same collective calls.
 #ifndef SLOPE_MPI_HPP
 #define SLOPE_MPI_HPP
@@ -80,11 +82,6 @@ inline void clear(void *shadow, int count, int bytes) {
 /// A buffer for count elements of the datatype (zeroed).
 inline std::vector<double> scratch(int count, int bytes) {
   return std::vector<double>((size_t(count) * bytes + 7) / 8, 0.0);
-}
-
-inline void requireSum(MPI_Op op) {
-  if (op != MPI_SUM)
-    unsupported("a reduction other than MPI_SUM is not differentiated yet");
 }
 
 // MPI_Send(buf, count, type, dest, tag, comm)
@@ -211,79 +208,6 @@ inline void bcastPullback(void *, void *dbuf, int count, MPI_Datatype type,
     MPI_Reduce(dbuf, nullptr, count, type, MPI_SUM, root, comm);
     clear(dbuf, count, bytes);
   }
-}
-
-// MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
-
-inline Dual<int> reduceForward(const void *sendbuf, void *dsendbuf,
-                               void *recvbuf, void *drecvbuf, int count,
-                               MPI_Datatype type, MPI_Datatype, MPI_Op op,
-                               MPI_Op, int root, MPI_Comm comm, MPI_Comm) {
-  int bytes = activeBytes(type);
-  if (bytes)
-    requireSum(op);
-  int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  if (bytes)
-    MPI_Reduce(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, drecvbuf,
-               count, type, MPI_SUM, root, comm);
-  return {rc, 0};
-}
-
-inline void reducePullback(const void *sendbuf, void *dsendbuf, void *,
-                           void *drecvbuf, int count, MPI_Datatype type,
-                           MPI_Datatype, MPI_Op op, MPI_Op, int root,
-                           MPI_Comm comm, MPI_Comm, int) {
-  int bytes = activeBytes(type);
-  if (!bytes)
-    return;
-  requireSum(op);
-  int rank;
-  MPI_Comm_rank(comm, &rank);
-  // The sum's adjoint reaches every rank's contribution.
-  std::vector<double> result = scratch(count, bytes);
-  if (rank == root)
-    addInto(result.data(), drecvbuf, count, bytes);
-  MPI_Bcast(result.data(), count, type, root, comm);
-  if (rank == root && sendbuf == MPI_IN_PLACE)
-    return; // the root's buffer was its contribution and holds the sum
-  if (rank == root)
-    clear(drecvbuf, count, bytes);
-  addInto(dsendbuf, result.data(), count, bytes);
-}
-
-// MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)
-
-inline Dual<int> allreduceForward(const void *sendbuf, void *dsendbuf,
-                                  void *recvbuf, void *drecvbuf, int count,
-                                  MPI_Datatype type, MPI_Datatype, MPI_Op op,
-                                  MPI_Op, MPI_Comm comm, MPI_Comm) {
-  int bytes = activeBytes(type);
-  if (bytes)
-    requireSum(op);
-  int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  if (bytes)
-    MPI_Allreduce(sendbuf == MPI_IN_PLACE ? MPI_IN_PLACE : dsendbuf, drecvbuf,
-                  count, type, MPI_SUM, comm);
-  return {rc, 0};
-}
-
-inline void allreducePullback(const void *sendbuf, void *dsendbuf, void *,
-                              void *drecvbuf, int count, MPI_Datatype type,
-                              MPI_Datatype, MPI_Op op, MPI_Op, MPI_Comm comm,
-                              MPI_Comm, int) {
-  int bytes = activeBytes(type);
-  if (!bytes)
-    return;
-  requireSum(op);
-  // Every rank's result depends on every rank's contribution alike.
-  if (sendbuf == MPI_IN_PLACE) {
-    MPI_Allreduce(MPI_IN_PLACE, drecvbuf, count, type, MPI_SUM, comm);
-    return;
-  }
-  std::vector<double> total = scratch(count, bytes);
-  MPI_Allreduce(drecvbuf, total.data(), count, type, MPI_SUM, comm);
-  clear(drecvbuf, count, bytes);
-  addInto(dsendbuf, total.data(), count, bytes);
 }
 
 /// The start of block \p k of a buffer of blocks of \p count elements.
@@ -621,6 +545,223 @@ inline void waitallReverse(int, MPI_Request *, MPI_Request *, MPI_Status *,
   delete records;
 }
 
+// Reductions. MPI_SUM needs nothing of the values; MPI_MAX and MPI_MIN
+// route each element's derivative to the rank that held the extremum (the
+// lowest such rank on ties), which the augmented forward records.
+
+template <class T>
+void selectOwned(void *out, const void *in, const std::vector<char> &owned,
+                 int count, bool add) {
+  for (int i = 0; i < count; ++i) {
+    T v = owned[i] ? static_cast<const T *>(in)[i] : T(0);
+    static_cast<T *>(out)[i] = add ? static_cast<T *>(out)[i] + v : v;
+  }
+}
+
+/// out[i] (+)= owned[i] ? in[i] : 0.
+inline void selectOwned(void *out, const void *in,
+                        const std::vector<char> &owned, int count, int bytes,
+                        bool add) {
+  if (bytes == 8)
+    selectOwned<double>(out, in, owned, count, add);
+  else
+    selectOwned<float>(out, in, owned, count, add);
+}
+
+template <class T> bool equalAt(const void *a, const void *b, int i) {
+  return static_cast<const T *>(a)[i] == static_cast<const T *>(b)[i];
+}
+
+/// For each element, whether this rank's value \p mine is the extremum
+/// \p result and no lower rank's is.
+inline std::vector<char> ownedExtrema(const void *mine, const void *result,
+                                      int count, int bytes, MPI_Comm comm) {
+  int rank = rankIn(comm), size = sizeOf(comm);
+  std::vector<int> candidate(count), owner(count);
+  for (int i = 0; i < count; ++i)
+    candidate[i] = (bytes == 8 ? equalAt<double>(mine, result, i)
+                               : equalAt<float>(mine, result, i))
+                       ? rank
+                       : size;
+  MPI_Allreduce(candidate.data(), owner.data(), count, MPI_INT, MPI_MIN, comm);
+  std::vector<char> owned(count);
+  for (int i = 0; i < count; ++i)
+    owned[i] = owner[i] == rank;
+  return owned;
+}
+
+/// The reduction's kind: 0 for MPI_SUM, 1 for MPI_MAX or MPI_MIN.
+inline int reductionKind(MPI_Op op) {
+  if (op == MPI_SUM)
+    return 0;
+  if (op == MPI_MAX || op == MPI_MIN)
+    return 1;
+  unsupported("a reduction other than MPI_SUM, MPI_MAX or MPI_MIN is not "
+              "differentiated yet");
+}
+
+inline std::vector<double> copyOf(const void *values, int count, int bytes) {
+  std::vector<double> copy = scratch(count, bytes);
+  addInto(copy.data(), values, count, bytes);
+  return copy;
+}
+
+// MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)
+
+/// Which elements this rank's contribution decides (max/min).
+inline std::vector<char> allreduceOwned(const void *mine, const void *recvbuf,
+                                        int count, int bytes, MPI_Comm comm) {
+  return ownedExtrema(mine, recvbuf, count, bytes, comm);
+}
+
+inline ResultAndTangent allreduceForward(const void *sendbuf, void *dsendbuf,
+                                         void *recvbuf, void *drecvbuf,
+                                         int count, MPI_Datatype type,
+                                         MPI_Datatype, MPI_Op op, MPI_Op,
+                                         MPI_Comm comm, MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return {MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm), 0};
+  bool inPlace = sendbuf == MPI_IN_PLACE;
+  if (reductionKind(op) == 0) {
+    int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+    MPI_Allreduce(inPlace ? MPI_IN_PLACE : dsendbuf, drecvbuf, count, type,
+                  MPI_SUM, comm);
+    return {rc, 0};
+  }
+  std::vector<double> mine = copyOf(inPlace ? recvbuf : sendbuf, count, bytes);
+  std::vector<double> tangent =
+      copyOf(inPlace ? drecvbuf : dsendbuf, count, bytes);
+  int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  std::vector<char> owned =
+      allreduceOwned(mine.data(), recvbuf, count, bytes, comm);
+  std::vector<double> part = scratch(count, bytes);
+  selectOwned(part.data(), tangent.data(), owned, count, bytes, false);
+  MPI_Allreduce(part.data(), drecvbuf, count, type, MPI_SUM, comm);
+  return {rc, 0};
+}
+
+inline TapeAndResult allreduceAugmented(const void *sendbuf, void *,
+                                        void *recvbuf, void *, int count,
+                                        MPI_Datatype type, MPI_Datatype,
+                                        MPI_Op op, MPI_Op, MPI_Comm comm,
+                                        MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (!bytes || reductionKind(op) == 0)
+    return {nullptr, MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)};
+  std::vector<double> mine =
+      copyOf(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, bytes);
+  int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  return {new std::vector<char>(
+              allreduceOwned(mine.data(), recvbuf, count, bytes, comm)),
+          rc};
+}
+
+inline void allreduceReverse(const void *sendbuf, void *dsendbuf, void *,
+                             void *drecvbuf, int count, MPI_Datatype type,
+                             MPI_Datatype, MPI_Op, MPI_Op, MPI_Comm comm,
+                             MPI_Comm, void *tape) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  // Every rank's result depends on the contributions alike: the results'
+  // adjoints add up, then go to every contribution (a sum) or to the one
+  // that held the extremum.
+  std::vector<double> total = scratch(count, bytes);
+  MPI_Allreduce(drecvbuf, total.data(), count, type, MPI_SUM, comm);
+  auto *owned = static_cast<std::vector<char> *>(tape);
+  std::vector<char> all(owned ? 0 : count, 1);
+  const std::vector<char> &to = owned ? *owned : all;
+  if (sendbuf == MPI_IN_PLACE) {
+    selectOwned(drecvbuf, total.data(), to, count, bytes, false);
+  } else {
+    clear(drecvbuf, count, bytes);
+    selectOwned(dsendbuf, total.data(), to, count, bytes, true);
+  }
+  delete owned;
+}
+
+// MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
+
+/// Which elements this rank's contribution decides (max/min): the root
+/// broadcasts the result for the comparison.
+inline std::vector<char> reduceOwned(const void *mine, const void *recvbuf,
+                                     int count, int bytes, MPI_Datatype type,
+                                     int root, MPI_Comm comm) {
+  std::vector<double> result = scratch(count, bytes);
+  if (rankIn(comm) == root)
+    addInto(result.data(), recvbuf, count, bytes);
+  MPI_Bcast(result.data(), count, type, root, comm);
+  return ownedExtrema(mine, result.data(), count, bytes, comm);
+}
+
+inline ResultAndTangent reduceForward(const void *sendbuf, void *dsendbuf,
+                                      void *recvbuf, void *drecvbuf, int count,
+                                      MPI_Datatype type, MPI_Datatype,
+                                      MPI_Op op, MPI_Op, int root,
+                                      MPI_Comm comm, MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return {MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm), 0};
+  bool inPlace = sendbuf == MPI_IN_PLACE, atRoot = rankIn(comm) == root;
+  const void *mineAt = inPlace ? recvbuf : sendbuf;
+  const void *tangentAt = inPlace ? drecvbuf : dsendbuf;
+  std::vector<double> mine = copyOf(mineAt, count, bytes);
+  std::vector<double> tangent = copyOf(tangentAt, count, bytes);
+  int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  std::vector<char> owned(count, 1);
+  if (reductionKind(op) == 1)
+    owned = reduceOwned(mine.data(), recvbuf, count, bytes, type, root, comm);
+  std::vector<double> part = scratch(count, bytes);
+  selectOwned(part.data(), tangent.data(), owned, count, bytes, false);
+  MPI_Reduce(part.data(), atRoot ? drecvbuf : nullptr, count, type, MPI_SUM,
+             root, comm);
+  return {rc, 0};
+}
+
+inline TapeAndResult reduceAugmented(const void *sendbuf, void *, void *recvbuf,
+                                     void *, int count, MPI_Datatype type,
+                                     MPI_Datatype, MPI_Op op, MPI_Op, int root,
+                                     MPI_Comm comm, MPI_Comm) {
+  int bytes = activeBytes(type);
+  if (!bytes || reductionKind(op) == 0)
+    return {nullptr, MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)};
+  std::vector<double> mine =
+      copyOf(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, bytes);
+  int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  return {new std::vector<char>(reduceOwned(mine.data(), recvbuf, count, bytes,
+                                            type, root, comm)),
+          rc};
+}
+
+inline void reduceReverse(const void *sendbuf, void *dsendbuf, void *,
+                          void *drecvbuf, int count, MPI_Datatype type,
+                          MPI_Datatype, MPI_Op, MPI_Op, int root, MPI_Comm comm,
+                          MPI_Comm, void *tape) {
+  int bytes = activeBytes(type);
+  if (!bytes)
+    return;
+  // The result's adjoint reaches every contribution (a sum) or the one
+  // that held the extremum.
+  bool atRoot = rankIn(comm) == root;
+  std::vector<double> result = scratch(count, bytes);
+  if (atRoot)
+    addInto(result.data(), drecvbuf, count, bytes);
+  MPI_Bcast(result.data(), count, type, root, comm);
+  auto *owned = static_cast<std::vector<char> *>(tape);
+  std::vector<char> all(owned ? 0 : count, 1);
+  const std::vector<char> &to = owned ? *owned : all;
+  if (atRoot && sendbuf == MPI_IN_PLACE) {
+    // The root's buffer was its contribution and holds the result.
+    selectOwned(drecvbuf, result.data(), to, count, bytes, false);
+  } else {
+    if (atRoot)
+      clear(drecvbuf, count, bytes);
+    selectOwned(dsendbuf, result.data(), to, count, bytes, true);
+  }
+  delete owned;
+}
+
 } // namespace slope::mpi_rules
 
 /// Rules in Enzyme's conventions {f, forward, augmented forward, reverse}
@@ -647,6 +788,12 @@ SLOPE_MPI_RULES_(MPI_Wait, slope::mpi_rules::waitForward,
 SLOPE_MPI_RULES_(MPI_Waitall, slope::mpi_rules::waitallForward,
                  slope::mpi_rules::waitallAugmented,
                  slope::mpi_rules::waitallReverse);
+SLOPE_MPI_RULES_(MPI_Reduce, slope::mpi_rules::reduceForward,
+                 slope::mpi_rules::reduceAugmented,
+                 slope::mpi_rules::reduceReverse);
+SLOPE_MPI_RULES_(MPI_Allreduce, slope::mpi_rules::allreduceForward,
+                 slope::mpi_rules::allreduceAugmented,
+                 slope::mpi_rules::allreduceReverse);
 
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Send, slope::mpi_rules::sendForward,
                                      slope::mpi_rules::sendPullback);
@@ -657,9 +804,6 @@ SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Sendrecv,
                                      slope::mpi_rules::sendrecvPullback);
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Bcast, slope::mpi_rules::bcastForward,
                                      slope::mpi_rules::bcastPullback);
-SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Reduce,
-                                     slope::mpi_rules::reduceForward,
-                                     slope::mpi_rules::reducePullback);
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Gather,
                                      slope::mpi_rules::gatherForward,
                                      slope::mpi_rules::gatherPullback);
@@ -669,8 +813,5 @@ SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Scatter,
 SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Allgather,
                                      slope::mpi_rules::allgatherForward,
                                      slope::mpi_rules::allgatherPullback);
-SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY(MPI_Allreduce,
-                                     slope::mpi_rules::allreduceForward,
-                                     slope::mpi_rules::allreducePullback);
 
 #endif

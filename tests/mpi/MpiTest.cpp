@@ -197,6 +197,23 @@ double scatterGather(double *global, int n) {
   return total;
 }
 
+/// Extremes over all ranks: MPI_Allreduce with MPI_MAX (in place, three
+/// elements) and MPI_Reduce with MPI_MIN. Each element's derivative goes
+/// to the rank that held the extremum.
+double extremes(const double *x, int n) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double hi[3] = {-1e300, -1e300, -1e300}, lo = 1e300, least;
+  for (int i = 0; i < n; ++i) {
+    double v = x[i] * (1 + 0.01 * (i + n * rank));
+    hi[i % 3] = std::fmax(hi[i % 3], v * v);
+    lo = std::fmin(lo, v);
+  }
+  MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Reduce(&lo, &least, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
+  return rank == 0 ? hi[0] + 2 * hi[1] + 3 * hi[2] - least : 0.0;
+}
+
 int Failures = 0;
 
 void expectNear(const char *test, const char *what, int index, double got,
@@ -361,6 +378,19 @@ void testScatterGather() {
   checkTangent("scatter/gather", tangent, dx, direction);
 }
 
+void testExtremes() {
+  std::vector<double> x = slice(Local, Local * rankOf()), dx(Local, 0.0);
+  slope::grad<extremes>(slope::dup((const double *)x.data(), dx.data()), Local);
+  checkAgainstDifferences(
+      "extremes",
+      [&](std::vector<double> v) { return extremes(v.data(), Local); }, x, dx,
+      0, Local);
+  std::vector<double> t = slice(Local, 3 + rankOf());
+  double tangent = slope::derivative<extremes>(
+      slope::dup((const double *)x.data(), t.data()), Local);
+  checkTangent("extremes", tangent, dx, t);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -371,6 +401,7 @@ int main(int argc, char **argv) {
   testHeat<heatNonBlocking>("heat isend/irecv");
   testPipeline();
   testScatterGather();
+  testExtremes();
   int failures = int(everywhere(Failures));
   if (rankOf() == 0)
     std::printf("%s: %d ranks, %d failed checks\n",
