@@ -2,8 +2,9 @@
 // as real processes: `mpirun -np 2` and `-np 4` (tests/mpi/run.sh). Each
 // rank owns a slice of the data. Every gradient is compared with central
 // differences of the distributed function, every tangent with the
-// gradient (the dot-product test), and the halo-exchange gradients with
-// the gradient of the serial program on the whole array.
+// gradient (the dot-product test), and the halo-exchange and
+// conjugate-gradient gradients with the gradient of the serial program on
+// the whole array.
 //
 // The objective is returned on rank 0 only (0 elsewhere): a value every
 // rank returned would count once per rank in the reverse sweep's seed.
@@ -214,6 +215,63 @@ double extremes(const double *x, int n) {
   return rank == 0 ? hi[0] + 2 * hi[1] + 3 * hi[2] - least : 0.0;
 }
 
+constexpr int CgIterations = 4;
+
+/// y = A x for the 1-D Laplacian (2 on the diagonal, -1 beside it) plus a
+/// diagonal shift, on this rank's rows; x has ghosts x[0] and x[n+1].
+void laplacian(double *x, double *y, int n, int left, int right) {
+  MPI_Sendrecv(&x[1], 1, MPI_DOUBLE, left, 4, &x[n + 1], 1, MPI_DOUBLE, right,
+               4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&x[n], 1, MPI_DOUBLE, right, 5, &x[0], 1, MPI_DOUBLE, left, 5,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  for (int i = 1; i <= n; ++i)
+    y[i] = 2.5 * x[i] - x[i - 1] - x[i + 1];
+}
+
+double globalDot(const double *a, const double *b, int n) {
+  double local = 0, total;
+  for (int i = 1; i <= n; ++i)
+    local += a[i] * b[i];
+  MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+
+/// A few conjugate-gradient iterations for A x = b from x = 0, then the
+/// weighted sum of x: its gradient with respect to b is A^-1 w, reached
+/// only approximately after few iterations, through every dot product.
+double conjugateGradient(const double *b, double *work, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int left = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+  int right = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+  // work holds x, r, p and A p, each with ghost cells.
+  double *x = work, *r = work + (n + 2), *p = work + 2 * (n + 2),
+         *q = work + 3 * (n + 2);
+  for (int i = 0; i < 4 * (n + 2); ++i)
+    work[i] = 0;
+  for (int i = 1; i <= n; ++i)
+    r[i] = p[i] = b[i];
+  double rr = globalDot(r, r, n);
+  for (int k = 0; k < CgIterations; ++k) {
+    laplacian(p, q, n, left, right);
+    double alpha = rr / globalDot(p, q, n);
+    for (int i = 1; i <= n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    double next = globalDot(r, r, n);
+    for (int i = 1; i <= n; ++i)
+      p[i] = r[i] + next / rr * p[i];
+    rr = next;
+  }
+  double local = 0, total = 0;
+  for (int i = 1; i <= n; ++i)
+    local += (1 + 0.1 * (i + n * rank)) * x[i];
+  MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  return rank == 0 ? total : 0.0;
+}
+
 int Failures = 0;
 
 void expectNear(const char *test, const char *what, int index, double got,
@@ -391,6 +449,79 @@ void testExtremes() {
   checkTangent("extremes", tangent, dx, t);
 }
 
+/// The serial program's conjugate gradient on the whole vector.
+double conjugateGradientSerial(const double *b, double *work, int n) {
+  double *x = work, *r = work + (n + 2), *p = work + 2 * (n + 2),
+         *q = work + 3 * (n + 2);
+  for (int i = 0; i < 4 * (n + 2); ++i)
+    work[i] = 0;
+  for (int i = 1; i <= n; ++i)
+    r[i] = p[i] = b[i];
+  auto dot = [&](const double *u, const double *v) {
+    double d = 0;
+    for (int i = 1; i <= n; ++i)
+      d += u[i] * v[i];
+    return d;
+  };
+  double rr = dot(r, r);
+  for (int k = 0; k < CgIterations; ++k) {
+    for (int i = 1; i <= n; ++i)
+      q[i] = 2.5 * p[i] - p[i - 1] - p[i + 1];
+    double alpha = rr / dot(p, q);
+    for (int i = 1; i <= n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    double next = dot(r, r);
+    for (int i = 1; i <= n; ++i)
+      p[i] = r[i] + next / rr * p[i];
+    rr = next;
+  }
+  double total = 0;
+  for (int i = 1; i <= n; ++i)
+    total += (1 + 0.1 * i) * x[i];
+  return total;
+}
+
+void testConjugateGradient() {
+  int n = Local, rank = rankOf(), size = sizeOf();
+  std::vector<double> whole = slice(n * size + 2, 3);
+  std::vector<double> b(n + 2, 0.0), db(n + 2, 0.0), work(4 * (n + 2)),
+      dwork(4 * (n + 2), 0.0);
+  for (int i = 1; i <= n; ++i)
+    b[i] = whole[rank * n + i];
+  slope::grad<conjugateGradient>(
+      slope::dup((const double *)b.data(), db.data()),
+      slope::dup(work.data(), dwork.data()), n);
+  int all = n * size;
+  std::vector<double> wholeB(all + 2, 0.0), dwhole(all + 2, 0.0),
+      wholeWork(4 * (all + 2)), dwholeWork(4 * (all + 2), 0.0);
+  for (int i = 1; i <= all; ++i)
+    wholeB[i] = whole[i];
+  slope::grad<conjugateGradientSerial>(
+      slope::dup((const double *)wholeB.data(), dwhole.data()),
+      slope::dup(wholeWork.data(), dwholeWork.data()), all);
+  for (int i = 1; i <= n; ++i)
+    expectNear("conjugate gradient", "gradient vs serial", i, db[i],
+               dwhole[rank * n + i], 1e-10);
+  checkAgainstDifferences(
+      "conjugate gradient",
+      [&](std::vector<double> v) {
+        std::vector<double> w(4 * (n + 2));
+        return conjugateGradient(v.data(), w.data(), n);
+      },
+      b, db, 1, n);
+  std::vector<double> t = slice(n + 2, 17 + rank), direction = t,
+                      w(4 * (n + 2)), dw(4 * (n + 2), 0.0);
+  double tangent = slope::derivative<conjugateGradient>(
+      slope::dup((const double *)b.data(), t.data()),
+      slope::dup(w.data(), dw.data()), n);
+  direction[0] = direction[n + 1] = 0;
+  std::vector<double> interior = db;
+  interior[0] = interior[n + 1] = 0;
+  checkTangent("conjugate gradient", tangent, interior, direction);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -402,6 +533,7 @@ int main(int argc, char **argv) {
   testPipeline();
   testScatterGather();
   testExtremes();
+  testConjugateGradient();
   int failures = int(everywhere(Failures));
   if (rankOf() == 0)
     std::printf("%s: %d ranks, %d failed checks\n",
