@@ -28,13 +28,14 @@
 // support stops the program with a message at run time: a receive from
 // MPI_ANY_SOURCE or with MPI_ANY_TAG in reverse mode (the reverse sweep
 // would not know where its adjoints go), and reductions other than
-// MPI_SUM, MPI_MAX and MPI_MIN.
+// MPI_SUM, MPI_PROD, MPI_MAX and MPI_MIN.
 //
 // The blocking rules' pullbacks read only shadows and the calls'
 // non-pointer arguments (SLOPE_CUSTOM_DERIVATIVE_SHADOWS_ONLY); the rules
 // of non-blocking calls and of reductions keep what they need in records
-// of their own: buffers may be reused after the call. Every rank must differentiate the same communication, as
-// every rank must run the same collective calls.
+// of their own: buffers may be reused after the call. Every rank must
+// differentiate the same communication, as every rank must run the same
+// collective calls.
 #ifndef SLOPE_MPI_HPP
 #define SLOPE_MPI_HPP
 
@@ -545,59 +546,81 @@ inline void waitallReverse(int, MPI_Request *, MPI_Request *, MPI_Status *,
   delete records;
 }
 
-// Reductions. MPI_SUM needs nothing of the values; MPI_MAX and MPI_MIN
-// route each element's derivative to the rank that held the extremum (the
-// lowest such rank on ties), which the augmented forward records.
+// Reductions. The derivative of a reduction with respect to one rank's
+// contribution is a weight per element: 1 for MPI_SUM; for MPI_MAX and
+// MPI_MIN 1 on the rank that held the extremum (the lowest such rank on
+// ties) and 0 elsewhere; for MPI_PROD the product of the other ranks'
+// values. The augmented forward records the weights (none for a sum).
+
+using Weights = std::vector<double>;
 
 template <class T>
-void selectOwned(void *out, const void *in, const std::vector<char> &owned,
-                 int count, bool add) {
+void weighted(void *out, const void *in, const Weights *w, int count,
+              bool add) {
   for (int i = 0; i < count; ++i) {
-    T v = owned[i] ? static_cast<const T *>(in)[i] : T(0);
+    T v = static_cast<const T *>(in)[i];
+    if (w)
+      v = T((*w)[i] * v);
     static_cast<T *>(out)[i] = add ? static_cast<T *>(out)[i] + v : v;
   }
 }
 
-/// out[i] (+)= owned[i] ? in[i] : 0.
-inline void selectOwned(void *out, const void *in,
-                        const std::vector<char> &owned, int count, int bytes,
-                        bool add) {
+/// out[i] (+)= w[i] * in[i] (w null: all weights 1).
+inline void weighted(void *out, const void *in, const Weights *w, int count,
+                     int bytes, bool add) {
   if (bytes == 8)
-    selectOwned<double>(out, in, owned, count, add);
+    weighted<double>(out, in, w, count, add);
   else
-    selectOwned<float>(out, in, owned, count, add);
+    weighted<float>(out, in, w, count, add);
 }
 
-template <class T> bool equalAt(const void *a, const void *b, int i) {
-  return static_cast<const T *>(a)[i] == static_cast<const T *>(b)[i];
+inline double valueAt(const void *values, int i, int bytes) {
+  return bytes == 8 ? static_cast<const double *>(values)[i]
+                    : double(static_cast<const float *>(values)[i]);
 }
 
-/// For each element, whether this rank's value \p mine is the extremum
-/// \p result and no lower rank's is.
-inline std::vector<char> ownedExtrema(const void *mine, const void *result,
-                                      int count, int bytes, MPI_Comm comm) {
+/// 1 where this rank's value \p mine is the extremum \p result and no lower
+/// rank's is, else 0.
+inline Weights extremumWeights(const void *mine, const void *result, int count,
+                               int bytes, MPI_Comm comm) {
   int rank = rankIn(comm), size = sizeOf(comm);
   std::vector<int> candidate(count), owner(count);
   for (int i = 0; i < count; ++i)
-    candidate[i] = (bytes == 8 ? equalAt<double>(mine, result, i)
-                               : equalAt<float>(mine, result, i))
-                       ? rank
-                       : size;
+    candidate[i] =
+        valueAt(mine, i, bytes) == valueAt(result, i, bytes) ? rank : size;
   MPI_Allreduce(candidate.data(), owner.data(), count, MPI_INT, MPI_MIN, comm);
-  std::vector<char> owned(count);
+  Weights w(count);
   for (int i = 0; i < count; ++i)
-    owned[i] = owner[i] == rank;
-  return owned;
+    w[i] = owner[i] == rank ? 1.0 : 0.0;
+  return w;
 }
 
-/// The reduction's kind: 0 for MPI_SUM, 1 for MPI_MAX or MPI_MIN.
-inline int reductionKind(MPI_Op op) {
+/// The product of the other ranks' values, element by element (exact where
+/// values are zero: no division).
+inline Weights productWeights(const void *mine, int count, int bytes,
+                              MPI_Datatype type, MPI_Comm comm) {
+  int rank = rankIn(comm), size = sizeOf(comm);
+  std::vector<double> all = scratch(count * size, bytes);
+  MPI_Allgather(mine, count, type, all.data(), count, type, comm);
+  Weights w(count, 1.0);
+  for (int r = 0; r < size; ++r)
+    if (r != rank)
+      for (int i = 0; i < count; ++i)
+        w[i] *= valueAt(all.data(), r * count + i, bytes);
+  return w;
+}
+
+enum class Reduction { Sum, Extremum, Product };
+
+inline Reduction reductionOf(MPI_Op op) {
   if (op == MPI_SUM)
-    return 0;
+    return Reduction::Sum;
   if (op == MPI_MAX || op == MPI_MIN)
-    return 1;
-  unsupported("a reduction other than MPI_SUM, MPI_MAX or MPI_MIN is not "
-              "differentiated yet");
+    return Reduction::Extremum;
+  if (op == MPI_PROD)
+    return Reduction::Product;
+  unsupported("a reduction other than MPI_SUM, MPI_PROD, MPI_MAX or MPI_MIN "
+              "is not differentiated yet");
 }
 
 inline std::vector<double> copyOf(const void *values, int count, int bytes) {
@@ -606,13 +629,19 @@ inline std::vector<double> copyOf(const void *values, int count, int bytes) {
   return copy;
 }
 
-// MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)
-
-/// Which elements this rank's contribution decides (max/min).
-inline std::vector<char> allreduceOwned(const void *mine, const void *recvbuf,
-                                        int count, int bytes, MPI_Comm comm) {
-  return ownedExtrema(mine, recvbuf, count, bytes, comm);
+/// This rank's weights for a reduction of \p mine to \p result (known
+/// on every rank); null for a sum.
+inline Weights *weightsOf(Reduction kind, const void *mine, const void *result,
+                          int count, int bytes, MPI_Datatype type,
+                          MPI_Comm comm) {
+  if (kind == Reduction::Extremum)
+    return new Weights(extremumWeights(mine, result, count, bytes, comm));
+  if (kind == Reduction::Product)
+    return new Weights(productWeights(mine, count, bytes, type, comm));
+  return nullptr;
 }
+
+// MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)
 
 inline ResultAndTangent allreduceForward(const void *sendbuf, void *dsendbuf,
                                          void *recvbuf, void *drecvbuf,
@@ -623,21 +652,16 @@ inline ResultAndTangent allreduceForward(const void *sendbuf, void *dsendbuf,
   if (!bytes)
     return {MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm), 0};
   bool inPlace = sendbuf == MPI_IN_PLACE;
-  if (reductionKind(op) == 0) {
-    int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-    MPI_Allreduce(inPlace ? MPI_IN_PLACE : dsendbuf, drecvbuf, count, type,
-                  MPI_SUM, comm);
-    return {rc, 0};
-  }
+  Reduction kind = reductionOf(op);
   std::vector<double> mine = copyOf(inPlace ? recvbuf : sendbuf, count, bytes);
   std::vector<double> tangent =
       copyOf(inPlace ? drecvbuf : dsendbuf, count, bytes);
   int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  std::vector<char> owned =
-      allreduceOwned(mine.data(), recvbuf, count, bytes, comm);
+  Weights *w = weightsOf(kind, mine.data(), recvbuf, count, bytes, type, comm);
   std::vector<double> part = scratch(count, bytes);
-  selectOwned(part.data(), tangent.data(), owned, count, bytes, false);
+  weighted(part.data(), tangent.data(), w, count, bytes, false);
   MPI_Allreduce(part.data(), drecvbuf, count, type, MPI_SUM, comm);
+  delete w;
   return {rc, 0};
 }
 
@@ -647,14 +671,13 @@ inline TapeAndResult allreduceAugmented(const void *sendbuf, void *,
                                         MPI_Op op, MPI_Op, MPI_Comm comm,
                                         MPI_Comm) {
   int bytes = activeBytes(type);
-  if (!bytes || reductionKind(op) == 0)
+  if (!bytes)
     return {nullptr, MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm)};
+  Reduction kind = reductionOf(op);
   std::vector<double> mine =
       copyOf(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, bytes);
   int rc = MPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  return {new std::vector<char>(
-              allreduceOwned(mine.data(), recvbuf, count, bytes, comm)),
-          rc};
+  return {weightsOf(kind, mine.data(), recvbuf, count, bytes, type, comm), rc};
 }
 
 inline void allreduceReverse(const void *sendbuf, void *dsendbuf, void *,
@@ -665,34 +688,30 @@ inline void allreduceReverse(const void *sendbuf, void *dsendbuf, void *,
   if (!bytes)
     return;
   // Every rank's result depends on the contributions alike: the results'
-  // adjoints add up, then go to every contribution (a sum) or to the one
-  // that held the extremum.
+  // adjoints add up, then reach each contribution with its weight.
   std::vector<double> total = scratch(count, bytes);
   MPI_Allreduce(drecvbuf, total.data(), count, type, MPI_SUM, comm);
-  auto *owned = static_cast<std::vector<char> *>(tape);
-  std::vector<char> all(owned ? 0 : count, 1);
-  const std::vector<char> &to = owned ? *owned : all;
+  auto *w = static_cast<Weights *>(tape);
   if (sendbuf == MPI_IN_PLACE) {
-    selectOwned(drecvbuf, total.data(), to, count, bytes, false);
+    weighted(drecvbuf, total.data(), w, count, bytes, false);
   } else {
     clear(drecvbuf, count, bytes);
-    selectOwned(dsendbuf, total.data(), to, count, bytes, true);
+    weighted(dsendbuf, total.data(), w, count, bytes, true);
   }
-  delete owned;
+  delete w;
 }
 
 // MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)
 
-/// Which elements this rank's contribution decides (max/min): the root
-/// broadcasts the result for the comparison.
-inline std::vector<char> reduceOwned(const void *mine, const void *recvbuf,
-                                     int count, int bytes, MPI_Datatype type,
-                                     int root, MPI_Comm comm) {
+/// The root's result on every rank (for the weights of an extremum).
+inline std::vector<double> resultEverywhere(const void *recvbuf, int count,
+                                            int bytes, MPI_Datatype type,
+                                            int root, MPI_Comm comm) {
   std::vector<double> result = scratch(count, bytes);
   if (rankIn(comm) == root)
     addInto(result.data(), recvbuf, count, bytes);
   MPI_Bcast(result.data(), count, type, root, comm);
-  return ownedExtrema(mine, result.data(), count, bytes, comm);
+  return result;
 }
 
 inline ResultAndTangent reduceForward(const void *sendbuf, void *dsendbuf,
@@ -704,18 +723,20 @@ inline ResultAndTangent reduceForward(const void *sendbuf, void *dsendbuf,
   if (!bytes)
     return {MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm), 0};
   bool inPlace = sendbuf == MPI_IN_PLACE, atRoot = rankIn(comm) == root;
-  const void *mineAt = inPlace ? recvbuf : sendbuf;
-  const void *tangentAt = inPlace ? drecvbuf : dsendbuf;
-  std::vector<double> mine = copyOf(mineAt, count, bytes);
-  std::vector<double> tangent = copyOf(tangentAt, count, bytes);
+  Reduction kind = reductionOf(op);
+  std::vector<double> mine = copyOf(inPlace ? recvbuf : sendbuf, count, bytes);
+  std::vector<double> tangent =
+      copyOf(inPlace ? drecvbuf : dsendbuf, count, bytes);
   int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  std::vector<char> owned(count, 1);
-  if (reductionKind(op) == 1)
-    owned = reduceOwned(mine.data(), recvbuf, count, bytes, type, root, comm);
+  std::vector<double> result =
+      resultEverywhere(recvbuf, count, bytes, type, root, comm);
+  Weights *w =
+      weightsOf(kind, mine.data(), result.data(), count, bytes, type, comm);
   std::vector<double> part = scratch(count, bytes);
-  selectOwned(part.data(), tangent.data(), owned, count, bytes, false);
+  weighted(part.data(), tangent.data(), w, count, bytes, false);
   MPI_Reduce(part.data(), atRoot ? drecvbuf : nullptr, count, type, MPI_SUM,
              root, comm);
+  delete w;
   return {rc, 0};
 }
 
@@ -724,13 +745,17 @@ inline TapeAndResult reduceAugmented(const void *sendbuf, void *, void *recvbuf,
                                      MPI_Datatype, MPI_Op op, MPI_Op, int root,
                                      MPI_Comm comm, MPI_Comm) {
   int bytes = activeBytes(type);
-  if (!bytes || reductionKind(op) == 0)
+  if (!bytes)
     return {nullptr, MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm)};
+  Reduction kind = reductionOf(op);
   std::vector<double> mine =
       copyOf(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, bytes);
   int rc = MPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  return {new std::vector<char>(reduceOwned(mine.data(), recvbuf, count, bytes,
-                                            type, root, comm)),
+  if (kind == Reduction::Sum)
+    return {nullptr, rc};
+  std::vector<double> result =
+      resultEverywhere(recvbuf, count, bytes, type, root, comm);
+  return {weightsOf(kind, mine.data(), result.data(), count, bytes, type, comm),
           rc};
 }
 
@@ -741,25 +766,22 @@ inline void reduceReverse(const void *sendbuf, void *dsendbuf, void *,
   int bytes = activeBytes(type);
   if (!bytes)
     return;
-  // The result's adjoint reaches every contribution (a sum) or the one
-  // that held the extremum.
+  // The result's adjoint reaches each contribution with its weight.
   bool atRoot = rankIn(comm) == root;
   std::vector<double> result = scratch(count, bytes);
   if (atRoot)
     addInto(result.data(), drecvbuf, count, bytes);
   MPI_Bcast(result.data(), count, type, root, comm);
-  auto *owned = static_cast<std::vector<char> *>(tape);
-  std::vector<char> all(owned ? 0 : count, 1);
-  const std::vector<char> &to = owned ? *owned : all;
+  auto *w = static_cast<Weights *>(tape);
   if (atRoot && sendbuf == MPI_IN_PLACE) {
     // The root's buffer was its contribution and holds the result.
-    selectOwned(drecvbuf, result.data(), to, count, bytes, false);
+    weighted(drecvbuf, result.data(), w, count, bytes, false);
   } else {
     if (atRoot)
       clear(drecvbuf, count, bytes);
-    selectOwned(dsendbuf, result.data(), to, count, bytes, true);
+    weighted(dsendbuf, result.data(), w, count, bytes, true);
   }
-  delete owned;
+  delete w;
 }
 
 } // namespace slope::mpi_rules

@@ -199,8 +199,9 @@ double scatterGather(double *global, int n) {
 }
 
 /// Extremes over all ranks: MPI_Allreduce with MPI_MAX (in place, three
-/// elements) and MPI_Reduce with MPI_MIN. Each element's derivative goes
-/// to the rank that held the extremum.
+/// elements) and MPI_Reduce with MPI_MIN; each element's derivative goes
+/// to the rank that held the extremum. Products with MPI_PROD, one of
+/// them through a zero factor.
 double extremes(const double *x, int n) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -212,7 +213,14 @@ double extremes(const double *x, int n) {
   }
   MPI_Allreduce(MPI_IN_PLACE, hi, 3, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   MPI_Reduce(&lo, &least, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
-  return rank == 0 ? hi[0] + 2 * hi[1] + 3 * hi[2] - least : 0.0;
+  // Products: one factor per rank, and one that is zero on rank 1.
+  double factors[2] = {1 + 0.1 * x[0], rank == 1 ? 0.0 : 0.5 + x[1]};
+  double products[2], reduced;
+  MPI_Allreduce(factors, products, 2, MPI_DOUBLE, MPI_PROD, MPI_COMM_WORLD);
+  MPI_Reduce(&factors[0], &reduced, 1, MPI_DOUBLE, MPI_PROD, 0, MPI_COMM_WORLD);
+  return rank == 0 ? hi[0] + 2 * hi[1] + 3 * hi[2] - least + products[0] +
+                         products[1] + 0.5 * reduced
+                   : 0.0;
 }
 
 constexpr int CgIterations = 4;
