@@ -429,6 +429,25 @@ TEST(OpenMP, VectorLanes) {
   }
 }
 
+// Two tangents of the sum reduction from one forward sweep.
+TEST(OpenMP, ForwardLanes) {
+  std::vector<double> X = inputs(N), T0(N, 1.0), T1(N);
+  for (int I = 0; I < N; ++I)
+    T1[I] = 0.5 * I;
+  ThreadCount Count(4);
+  auto [Along0, Along1] = slope::derivative<sum>(
+      slope::dup((const double *)X.data(), slope::lanes(T0.data(), T1.data())),
+      N);
+  double Want0 = 0, Want1 = 0;
+  for (int I = 0; I < N; ++I) {
+    double D = std::cos(X[I]) - X[I] * std::sin(X[I]);
+    Want0 += D;
+    Want1 += 0.5 * I * D;
+  }
+  EXPECT_NEAR(Along0, Want0, 1e-12);
+  EXPECT_NEAR(Along1, Want1, 1e-11);
+}
+
 // The analytic gradient of the sum reduction, and its tangent.
 TEST(OpenMP, SumReductionAnalytic) {
   std::vector<double> X = inputs(N), DX(N, 0.0), TX(N, 1.0);
