@@ -52,6 +52,21 @@ void heatStep(const double *u, double *next, int n) {
               0.05 * u[i] * u[i] * u[i];
 }
 
+/// One step in place (scratch holds the new values meanwhile).
+void advance(double *u, double *scratch, int n) {
+  heatStep(u, scratch, n);
+  for (int i = 1; i <= n; ++i)
+    u[i] = scratch[i];
+}
+
+/// sum u^2 over this rank's slice.
+double sliceEnergy(const double *u, int n) {
+  double local = 0;
+  for (int i = 1; i <= n; ++i)
+    local += u[i] * u[i];
+  return local;
+}
+
 /// Steps of the heat equation on a slice, ghosts exchanged with
 /// MPI_Sendrecv (ends held at zero), then sum u^2 over all ranks.
 double heatSendrecv(double *u, double *scratch, int n) {
@@ -65,13 +80,9 @@ double heatSendrecv(double *u, double *scratch, int n) {
                  0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Sendrecv(&u[n], 1, MPI_DOUBLE, right, 1, &u[0], 1, MPI_DOUBLE, left, 1,
                  MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    heatStep(u, scratch, n);
-    for (int i = 1; i <= n; ++i)
-      u[i] = scratch[i];
+    advance(u, scratch, n);
   }
-  double local = 0, total = 0;
-  for (int i = 1; i <= n; ++i)
-    local += u[i] * u[i];
+  double local = sliceEnergy(u, n), total = 0;
   MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   return rank == 0 ? total : 0.0;
 }
@@ -99,13 +110,9 @@ double heatSendRecv(double *u, double *scratch, int n) {
                    MPI_STATUS_IGNORE);
       }
     }
-    heatStep(u, scratch, n);
-    for (int i = 1; i <= n; ++i)
-      u[i] = scratch[i];
+    advance(u, scratch, n);
   }
-  double local = 0, total = 0;
-  for (int i = 1; i <= n; ++i)
-    local += u[i] * u[i];
+  double local = sliceEnergy(u, n), total = 0;
   MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return rank == 0 ? total : 0.0;
 }
@@ -126,13 +133,9 @@ double heatNonBlocking(double *u, double *scratch, int n) {
     MPI_Isend(&u[1], 1, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, &last);
     MPI_Waitall(3, requests, MPI_STATUSES_IGNORE);
     MPI_Wait(&last, MPI_STATUS_IGNORE);
-    heatStep(u, scratch, n);
-    for (int i = 1; i <= n; ++i)
-      u[i] = scratch[i];
+    advance(u, scratch, n);
   }
-  double local = 0, total = 0;
-  for (int i = 1; i <= n; ++i)
-    local += u[i] * u[i];
+  double local = sliceEnergy(u, n), total = 0;
   MPI_Reduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   return rank == 0 ? total : 0.0;
 }
@@ -142,9 +145,7 @@ double heatSerial(double *u, double *scratch, int n) {
   for (int s = 0; s < Steps; ++s) {
     u[0] = 0;
     u[n + 1] = 0;
-    heatStep(u, scratch, n);
-    for (int i = 1; i <= n; ++i)
-      u[i] = scratch[i];
+    advance(u, scratch, n);
   }
   double total = 0;
   for (int i = 1; i <= n; ++i)
