@@ -397,6 +397,14 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
   }
   if (findRule(I) && isScalarFP(&I))
     return Error::success();
+  // Clang hands an OpenMP region a firstprivate double as the integer of
+  // its bits; derivatives do not follow integers.
+  if (isa<BitCastInst>(I) && I.getType()->isIntegerTy())
+    return unsupported(I, "a differentiated floating-point value is "
+                          "reinterpreted as an integer (as clang passes a "
+                          "firstprivate variable into an OpenMP region); "
+                          "derivatives do not follow integers: share the "
+                          "variable instead");
   return unsupported(I, "this instruction does not propagate derivatives");
 }
 

@@ -1,9 +1,11 @@
 // OpenMP atomics on differentiated data: an update that adds or subtracts
 // is differentiated (plugin/openmp-regions.cpp covers regions); one whose
 // old value the code reads (atomic capture) and one that takes a maximum
-// are errors at the construct, never a wrong gradient.
+// are errors at the construct, never a wrong gradient. So is a
+// differentiated firstprivate double, which clang passes as an integer.
 // RUN: not %clangxx -std=c++17 -O2 -g -fopenmp -fplugin=%slope_plugin -I%include -DCAPTURE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CAPTURE
 // RUN: not %clangxx -std=c++17 -O2 -g -fopenmp -fplugin=%slope_plugin -I%include -DMAXIMUM -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MAXIMUM
+// RUN: not %clangxx -std=c++17 -O2 -g -fopenmp -fplugin=%slope_plugin -I%include -DFIRSTPRIVATE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIRSTPRIVATE
 // RUN: %clangxx -std=c++17 -O2 -fopenmp -fplugin=%slope_plugin -I%include -c %s -o /dev/null
 #include <slope/slope.hpp>
 
@@ -32,3 +34,18 @@ double accumulate(const double *x, int n) {
 void gradient(const double *x, double *dx, int n) {
   slope::grad<accumulate>(slope::dup(x, dx), n);
 }
+
+#ifdef FIRSTPRIVATE
+double scaled(const double *x, double a, int n) {
+  double s = 0, b = a * a;
+  // FIRSTPRIVATE: error: slope: cannot differentiate 'bitcast' instruction {{.*}}: a differentiated floating-point value is reinterpreted as an integer (as clang passes a firstprivate variable into an OpenMP region); derivatives do not follow integers: share the variable instead
+#pragma omp parallel for firstprivate(b) reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * b;
+  return s;
+}
+
+double scaledGradient(const double *x, double *dx, double a, int n) {
+  return slope::grad<scaled>(slope::dup(x, dx), a, n);
+}
+#endif
