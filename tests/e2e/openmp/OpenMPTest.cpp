@@ -202,6 +202,51 @@ void rowRecurrenceInPlace(double *x, int rows, int m) {
   rowRecurrence(x, x, rows, m);
 }
 
+// A region inside a region (the inner one gets a team of one thread, as
+// libomp runs nested regions by default).
+double nestedRegions(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i) {
+    double t = 0;
+#pragma omp parallel for reduction(+ : t)
+    for (int j = 0; j < n; ++j)
+      t += x[i] * std::sin(x[j]);
+    s += t;
+  }
+  return s;
+}
+
+// One thread updates x in place; after the single's barrier every thread
+// reads it.
+double singleThenShared(double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    {
+      for (int i = 0; i < n; ++i)
+        x[i] = x[i] * x[i];
+    }
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += std::sin(x[i]) * x[(i + 1) % n];
+  }
+  return s;
+}
+
+// A team size of its own, and a region that runs serially below a size.
+double clauses(const double *x, int n) {
+  double s = 0, t = 0;
+#pragma omp parallel for num_threads(3) reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i] * x[i];
+#pragma omp parallel for if (n > 1000) reduction(+ : t)
+  for (int i = 0; i < n; ++i)
+    t += std::exp(0.1 * x[i]);
+  return s * t;
+}
+
 std::vector<double> inputs(int n) {
   std::vector<double> x(n);
   for (int i = 0; i < n; ++i)
@@ -405,6 +450,33 @@ TEST(OpenMP, RowsIntoAnotherArray) {
         rowRecurrence,
         slope::dup((const double *)U.data(), DU.data(), Rows * M),
         slope::dup(V.data(), DV.data(), Rows * M), Rows, M);
+  }
+}
+
+TEST(OpenMP, NestedRegions) {
+  std::vector<double> X = inputs(N), DX(N);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(
+        nestedRegions, slope::dup((const double *)X.data(), DX.data(), N), N);
+  }
+}
+
+TEST(OpenMP, SingleThenShared) {
+  std::vector<double> X = inputs(N), DX(N);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(singleThenShared, slope::dup(X.data(), DX.data(), N),
+                          N);
+  }
+}
+
+TEST(OpenMP, NumThreadsAndIfClauses) {
+  std::vector<double> X = inputs(N), DX(N);
+  for (int Team : Teams) {
+    ThreadCount Count(Team);
+    SLOPE_EXPECT_GRADIENT(
+        clauses, slope::dup((const double *)X.data(), DX.data(), N), N);
   }
 }
 
