@@ -286,9 +286,12 @@ void exposeParallelRegions(Function &F) {
 }
 
 bool isParallelRegion(const CallBase &Call) {
+  // The mark, or (should a transform drop it) the call site's noinline with
+  // a region body: a serialized region (`if` false) calls the same body
+  // without either, and is inlined.
   return Call.getMetadata(RegionMD) != nullptr ||
-         (Call.isNoInline() && calledFunction(Call) &&
-          runsInParallel(*calledFunction(Call)));
+         (Call.getAttributes().hasFnAttr(Attribute::NoInline) &&
+          calledFunction(Call) && runsInParallel(*calledFunction(Call)));
 }
 
 bool isParallelRuntimeHelper(const Function &F) {
