@@ -397,14 +397,14 @@ Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
   }
   if (findRule(I) && isScalarFP(&I))
     return Error::success();
-  // Clang hands an OpenMP region a firstprivate double as the integer of
-  // its bits; derivatives do not follow integers.
+  // Bit manipulation, or clang handing an OpenMP region a firstprivate
+  // double as the integer of its bits: derivatives do not follow integers.
   if (isa<BitCastInst>(I) && I.getType()->isIntegerTy())
-    return unsupported(I, "a differentiated floating-point value is "
-                          "reinterpreted as an integer (as clang passes a "
-                          "firstprivate variable into an OpenMP region); "
-                          "derivatives do not follow integers: share the "
-                          "variable instead");
+    return unsupported(I, "this instruction does not propagate derivatives: "
+                          "it reinterprets a differentiated floating-point "
+                          "value as an integer (bit manipulation, or an "
+                          "OpenMP firstprivate copy, which clang passes as "
+                          "an integer: share that variable instead)");
   return unsupported(I, "this instruction does not propagate derivatives");
 }
 

@@ -38,7 +38,7 @@ void gradient(const double *x, double *dx, int n) {
 #ifdef FIRSTPRIVATE
 double scaled(const double *x, double a, int n) {
   double s = 0, b = a * a;
-  // FIRSTPRIVATE: error: slope: cannot differentiate 'bitcast' instruction {{.*}}: a differentiated floating-point value is reinterpreted as an integer (as clang passes a firstprivate variable into an OpenMP region); derivatives do not follow integers: share the variable instead
+  // FIRSTPRIVATE: error: slope: cannot differentiate 'bitcast' instruction {{.*}}: this instruction does not propagate derivatives: it reinterprets a differentiated floating-point value as an integer (bit manipulation, or an OpenMP firstprivate copy, which clang passes as an integer: share that variable instead)
 #pragma omp parallel for firstprivate(b) reduction(+ : s)
   for (int i = 0; i < n; ++i)
     s += x[i] * b;
