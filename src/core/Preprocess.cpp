@@ -9,6 +9,7 @@
 #include "OpenMP.h"
 #include "Rules.h"
 #include "SeamCut.h"
+#include "TapeCache.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/CFG.h"
@@ -59,6 +60,7 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
          Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
          !(Rules && Rules->isOpaque(Callee)) && !findRule(Call) &&
          !isParallelRegion(Call) && !isParallelRuntimeHelper(*Callee) &&
+         !isKeptTapeHelper(*Callee) &&
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 
@@ -267,6 +269,7 @@ Function *prepareClone(Function &Target, const CustomRules *Rules,
     dropCleanups(*Clone, TLI);
     simplify(*Clone, /*ForDifferentiation=*/true);
   }
+  forgetKeptTape(*Clone);
   returnAggregatesThroughMemory(*Clone);
   moveDynamicAllocasToHeap(*Clone);
   rewriteLibraryCalls(*Clone, TLI);

@@ -330,10 +330,13 @@ struct RequestCall {
 };
 using MarkerList = SmallVector<RequestCall, 8>;
 
-/// Whether \p Target, or a function it calls, holds a marker that is
-/// still to be processed.
+/// Whether \p Target, or a function its derivative may run, holds a marker
+/// that is still to be processed: every function its body names (a
+/// derivative's target too), and the derivative functions of custom rules
+/// (a checkpointed loop's pullback asks for a step's gradient).
 bool reachesPendingMarker(Function *Target,
-                          const DenseMap<Function *, unsigned> &Pending) {
+                          const DenseMap<Function *, unsigned> &Pending,
+                          const CustomRules &Rules) {
   SmallPtrSet<Function *, 16> Seen;
   SmallVector<Function *, 16> Work{Target};
   while (!Work.empty()) {
@@ -342,9 +345,13 @@ bool reachesPendingMarker(Function *Target,
       continue;
     if (Pending.lookup(F))
       return true;
+    if (const CustomRule *Rule = Rules.ruleFor(F))
+      Work.append({Rule->Forward, Rule->Pullback, Rule->EnzymeForward,
+                   Rule->EnzymeAugmented, Rule->EnzymeReverse});
     for (Instruction &I : instructions(*F))
-      if (auto *Call = dyn_cast<CallBase>(&I))
-        Work.push_back(Call->getCalledFunction());
+      for (Value *Operand : I.operands())
+        if (auto *Named = dyn_cast<Function>(Operand->stripPointerCasts()))
+          Work.push_back(Named);
   }
   return false;
 }
@@ -382,7 +389,7 @@ bool needsOtherFiles(Function *Target, const CustomRules &Rules,
 /// Nested differentiation (a target that itself calls grad): inner
 /// markers are processed first, so that the outer target calls their
 /// derivatives, which Slope differentiates like any code.
-MarkerList innermostFirst(const MarkerList &Markers) {
+MarkerList innermostFirst(const MarkerList &Markers, const CustomRules &Rules) {
   DenseMap<Function *, unsigned> Pending;
   for (const RequestCall &Request : Markers)
     ++Pending[Request.Call->getFunction()];
@@ -390,7 +397,7 @@ MarkerList innermostFirst(const MarkerList &Markers) {
   while (!Left.empty()) {
     auto *Next = find_if(Left, [&](const RequestCall &Request) {
       Function *Target = Request.target();
-      return !Target || !reachesPendingMarker(Target, Pending);
+      return !Target || !reachesPendingMarker(Target, Pending, Rules);
     });
     if (Next == Left.end())
       Next = Left.begin(); // a cycle: reported when it is processed
@@ -440,7 +447,7 @@ PreservedAnalyses SlopePass::run(Module &M, ModuleAnalysisManager &) {
 
   TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
   TargetLibraryInfo TLI(TLII);
-  for (RequestCall Request : innermostFirst(Markers)) {
+  for (RequestCall Request : innermostFirst(Markers, Rules)) {
     CallBase *Call = Request.Call;
     Function *Target = Request.target();
     bool MayDefer = deferUndefinedTargets() && !Request.Enzyme && Target &&

@@ -3,6 +3,7 @@
 #include "LibC.h"
 #include "Target.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -16,6 +17,8 @@ namespace {
 constexpr uint64_t MaxKeptBytes = uint64_t(256) << 20;
 
 const char *const KeptName = "slope.tape.kept";
+const char *const TakeName = "slope.tape.take";
+const char *const ReleaseName = "slope.tape.release";
 
 /// { ptr base, i64 capacity, i1 registered }, one per thread and shared by
 /// every module of a program (linkonce_odr).
@@ -69,14 +72,14 @@ Function *dropFunction(Module &M) {
 /// kept buffer and this one (within MaxKeptBytes), frees the other; the
 /// first buffer a thread keeps registers slope.tape.drop for its exit.
 Function *releaseFunction(Module &M) {
-  if (Function *Existing = M.getFunction("slope.tape.release"))
+  if (Function *Existing = M.getFunction(ReleaseName))
     return Existing;
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx);
   Type *I64 = Type::getInt64Ty(Ctx);
   Function *Release = Function::Create(
       FunctionType::get(Type::getVoidTy(Ctx), {Ptr, I64}, false),
-      GlobalValue::InternalLinkage, "slope.tape.release", M);
+      GlobalValue::InternalLinkage, ReleaseName, M);
   Release->addFnAttr(Attribute::NoInline);
   Value *Base = Release->getArg(0), *Capacity = Release->getArg(1);
   auto *Entry = BasicBlock::Create(Ctx, "entry", Release);
@@ -124,6 +127,29 @@ Function *releaseFunction(Module &M) {
   return Release;
 }
 
+/// {ptr base, i64 capacity} slope.tape.take(): the thread's kept buffer
+/// (null and 0 when none), which it no longer keeps. A call, not inline
+/// code, so that forgetKeptTape can find it in a derivative differentiated
+/// again; the optimizer inlines it later.
+Function *takeFunction(Module &M) {
+  if (Function *Existing = M.getFunction(TakeName))
+    return Existing;
+  LLVMContext &Ctx = M.getContext();
+  Type *Ptr = PointerType::getUnqual(Ctx);
+  StructType *Result = StructType::get(Ctx, {Ptr, Type::getInt64Ty(Ctx)});
+  Function *Take = Function::Create(FunctionType::get(Result, false),
+                                    GlobalValue::InternalLinkage, TakeName, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Take));
+  KeptFields Kept = keptFields(B);
+  Value *R = B.CreateInsertValue(PoisonValue::get(Result),
+                                 B.CreateLoad(Ptr, Kept.Base), 0);
+  R = B.CreateInsertValue(R, B.CreateLoad(B.getInt64Ty(), Kept.Capacity), 1);
+  B.CreateStore(ConstantPointerNull::get(cast<PointerType>(Ptr)), Kept.Base);
+  B.CreateStore(B.getInt64(0), Kept.Capacity);
+  B.CreateRet(R);
+  return Take;
+}
+
 } // namespace
 
 bool keepsTapeBetweenCalls(const Module &M) {
@@ -131,16 +157,33 @@ bool keepsTapeBetweenCalls(const Module &M) {
 }
 
 void emitTakeKeptTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
-  KeptFields Kept = keptFields(B);
-  B.CreateStore(B.CreateLoad(B.getPtrTy(), Kept.Base), Base);
-  B.CreateStore(B.CreateLoad(B.getInt64Ty(), Kept.Capacity), Capacity);
-  B.CreateStore(ConstantPointerNull::get(B.getPtrTy()), Kept.Base);
-  B.CreateStore(B.getInt64(0), Kept.Capacity);
+  Value *Taken = B.CreateCall(takeFunction(*B.GetInsertBlock()->getModule()));
+  B.CreateStore(B.CreateExtractValue(Taken, 0), Base);
+  B.CreateStore(B.CreateExtractValue(Taken, 1), Capacity);
 }
 
 void emitReleaseTape(IRBuilderBase &B, Value *Base, Value *Capacity) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(releaseFunction(M), {Base, Capacity});
+}
+
+bool isKeptTapeHelper(const Function &F) {
+  return F.getName() == TakeName || F.getName() == ReleaseName;
+}
+
+void forgetKeptTape(Function &F) {
+  for (Instruction &I : make_early_inc_range(instructions(F))) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || !isKeptTapeHelper(*Callee))
+      continue;
+    IRBuilder<> B(Call);
+    if (Callee->getName() == TakeName)
+      Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
+    else
+      callFree(B, Call->getArgOperand(0));
+    Call->eraseFromParent();
+  }
 }
 
 } // namespace slope

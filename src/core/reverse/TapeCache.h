@@ -30,6 +30,16 @@ void emitTakeKeptTape(llvm::IRBuilderBase &B, llvm::Value *Base,
 void emitReleaseTape(llvm::IRBuilderBase &B, llvm::Value *Base,
                      llvm::Value *Capacity);
 
+/// Whether \p F takes or hands back a kept buffer (never inlined before
+/// forgetKeptTape has seen its calls).
+bool isKeptTapeHelper(const llvm::Function &F);
+
+/// A derivative differentiated again (nested inside a target) starts from
+/// an empty tape and frees it: the kept buffer is per-thread memory outside
+/// the function, which Slope cannot give a shadow. Rewrites \p F's calls of
+/// the kept-tape helpers that way.
+void forgetKeptTape(llvm::Function &F);
+
 } // namespace slope
 
 #endif
