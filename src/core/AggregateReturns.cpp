@@ -177,6 +177,11 @@ Function *byReference(Function &G) {
   New->setAttributes(AttributeList::get(
       G.getContext(), G.getAttributes().getFnAttrs(), {}, {}));
   New->removeFnAttr(Attribute::Memory);
+  // Slope's own marks on parameters (a reverse part's record) stay.
+  for (Argument &A : G.args())
+    for (Attribute Mark : G.getAttributes().getParamAttrs(A.getArgNo()))
+      if (Mark.isStringAttribute())
+        New->addParamAttr(A.getArgNo() + 1, Mark);
   New->setCallingConv(G.getCallingConv());
   // Its own recursive calls go through memory too; their results are then
   // rebuilt aggregates the leaf finder sees through.

@@ -1,5 +1,6 @@
 //===- CallDerivatives.cpp ------------------------------------------------===//
 #include "CallDerivatives.h"
+#include "Allocations.h"
 #include "MemoryTypes.h"
 #include "OpenMP.h"
 
@@ -14,8 +15,9 @@ namespace slope {
 bool isDifferentiableCall(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-         !isParallelRuntimeHelper(*Callee) && !Callee->isInterposable() &&
-         !Call.isInlineAsm() && !isa<InvokeInst>(Call);
+         !isParallelRuntimeHelper(*Callee) && !isSlopeHeapShadowCall(*Callee) &&
+         !Callee->isInterposable() && !Call.isInlineAsm() &&
+         !isa<InvokeInst>(Call);
 }
 
 DiffRequest requestForCall(const CallBase &Call, DiffMode Mode,

@@ -36,9 +36,14 @@ Function *cloneIntoNewSignature(Function &Primal, FunctionType *Type,
   // A restrict-qualified pointer stays one in the derivative: the shadows
   // and the tape are other memory. Alias analysis needs it to let the
   // reverse sweep load values again instead of taping them.
-  for (Argument &A : Primal.args())
+  // Slope's own marks on parameters (a reverse part's record) stay too.
+  for (Argument &A : Primal.args()) {
     if (A.hasNoAliasAttr())
       New->getArg(A.getArgNo())->addAttr(Attribute::NoAlias);
+    for (Attribute Mark : Attrs.getParamAttrs(A.getArgNo()))
+      if (Mark.isStringAttribute())
+        New->getArg(A.getArgNo())->addAttr(Mark);
+  }
   // The primal may have been given fastcc (-O2 does that to internal
   // functions); callers of the derivative use the C convention.
   New->setCallingConv(CallingConv::C);

@@ -60,7 +60,7 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
          Callee != &Caller && Callee != &Original && !Callee->isVarArg() &&
          !(Rules && Rules->isOpaque(Callee)) && !findRule(Call) &&
          !isParallelRegion(Call) && !isParallelRuntimeHelper(*Callee) &&
-         !isKeptTapeHelper(*Callee) &&
+         !isKeptTapeHelper(*Callee) && !isSlopeHeapShadowCall(*Callee) &&
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 

@@ -9,7 +9,7 @@ namespace slope {
 
 namespace {
 /// Which allocator memory comes from; it decides how memory goes back.
-enum class Family { Malloc, New, NewArray };
+enum class Family { Malloc, New, NewArray, SlopeShadow };
 
 /// One allocation or release function of the C and C++ libraries, with the
 /// operands that hold its size and alignment (-1 where it takes none).
@@ -49,7 +49,36 @@ constexpr HeapCall HeapCalls[] = {
     {LibFunc_ZdaPvmSt11align_val_t,                 false, Family::NewArray, 1,  2},
 };
 // clang-format on
+
+/// Slope's own heap shadows (HeapShadows.h), as a derivative that is
+/// differentiated again calls them: zeroed, released by slope.shadow.free.
+struct SlopeHeapCall {
+  StringLiteral Name;
+  bool Allocates;
+  int SizeArg;
+  int AlignArg;
+};
+constexpr SlopeHeapCall SlopeHeapCalls[] = {
+    {"slope.shadow.alloc", true, 0, -1},
+    {"slope.shadow.alloc.aligned", true, 0, 1},
+    {"slope.shadow.free", false, -1, -1},
+};
+const SlopeHeapCall *slopeHeapCallOf(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return nullptr;
+  for (const SlopeHeapCall &Row : SlopeHeapCalls)
+    if (Callee->getName() == Row.Name)
+      return &Row;
+  return nullptr;
+}
 } // namespace
+
+bool isSlopeHeapShadowCall(const Function &F) {
+  return any_of(SlopeHeapCalls, [&](const SlopeHeapCall &Row) {
+    return F.getName() == Row.Name;
+  });
+}
 
 /// The C or C++ library function \p Call calls, if TLI knows it.
 static std::optional<LibFunc> libFuncOf(const CallBase &Call,
@@ -64,6 +93,16 @@ static std::optional<LibFunc> libFuncOf(const CallBase &Call,
 /// The HeapCalls row of \p Call, if it allocates (\p Allocates) or releases.
 static const HeapCall *
 heapCallOf(const CallBase &Call, const TargetLibraryInfo &TLI, bool Allocates) {
+  if (const SlopeHeapCall *Slope = slopeHeapCallOf(Call)) {
+    // One row per helper, kept beside the library's (the same shape).
+    static const HeapCall Alloc{LibFunc_malloc, true, Family::SlopeShadow, 0,
+                                -1},
+        Aligned{LibFunc_malloc, true, Family::SlopeShadow, 0, 1},
+        Free{LibFunc_free, false, Family::SlopeShadow, -1, -1};
+    if (Slope->Allocates != Allocates)
+      return nullptr;
+    return !Allocates ? &Free : Slope->AlignArg >= 0 ? &Aligned : &Alloc;
+  }
   std::optional<LibFunc> Func = libFuncOf(Call, TLI);
   if (!Func)
     return nullptr;
@@ -83,7 +122,8 @@ std::optional<Allocation> asAllocation(const CallBase &Call,
   if (!Row)
     return std::nullopt;
   Value *Size = operandOrNull(Call, Row->SizeArg);
-  return Allocation{Size, /*Zeroed=*/!Size, operandOrNull(Call, Row->AlignArg)};
+  bool Zeroed = !Size || Row->Of == Family::SlopeShadow;
+  return Allocation{Size, Zeroed, operandOrNull(Call, Row->AlignArg)};
 }
 
 std::optional<std::pair<Value *, Value *>>
@@ -119,6 +159,8 @@ static Release releaseOfFamily(Family Of, Value *Alignment) {
   case Family::NewArray:
     return Alignment ? Release{"_ZdaPvSt11align_val_t", Alignment}
                      : Release{"_ZdaPv"};
+  case Family::SlopeShadow:
+    return Release{"slope.shadow.free"};
   }
   return Release{"free"};
 }

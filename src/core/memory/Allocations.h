@@ -12,7 +12,7 @@ namespace slope {
 /// operator new and new[] (also nothrow and aligned). Shadows come from
 /// calloc (aligned_alloc for alignments above 16) and go back with free.
 struct Allocation {
-  /// Bytes allocated; null for calloc, whose memory is already zero.
+  /// Bytes allocated; null for calloc (whose memory is already zero).
   llvm::Value *Size = nullptr;
   bool Zeroed = false;
   /// The alignment asked for (aligned_alloc, aligned new), else null.
@@ -20,9 +20,15 @@ struct Allocation {
 };
 
 /// Classifies \p Call with TLI; nothing for other calls (realloc included:
-/// its shadow could not be mirrored without the old size).
+/// its shadow could not be mirrored without the old size). Slope's own
+/// heap shadows count too (slope.shadow.alloc, zeroed, released by
+/// slope.shadow.free): a derivative differentiated again calls them.
 std::optional<Allocation> asAllocation(const llvm::CallBase &Call,
                                        const llvm::TargetLibraryInfo &TLI);
+
+/// Whether \p F is one of Slope's heap-shadow allocation or release
+/// helpers, which stay calls where a derivative is differentiated again.
+bool isSlopeHeapShadowCall(const llvm::Function &F);
 
 /// For realloc(p, n): {p, n}.
 std::optional<std::pair<llvm::Value *, llvm::Value *>>

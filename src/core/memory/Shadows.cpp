@@ -7,6 +7,7 @@
 #include "MemoryTypes.h"
 #include "RunTimeStops.h"
 #include "SharedMemory.h"
+#include "SplitDerivative.h"
 #include "Target.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -177,9 +178,9 @@ Error ShadowMap::buildTwin(Instruction &I) {
       PrimalAllocatorShadows[&I] = Twin;
       return Error::success();
     } else if (Alloc) {
-      Value *Bytes = Alloc->Zeroed ? B.CreateMul(Call->getArgOperand(0),
-                                                 Call->getArgOperand(1))
-                                   : Alloc->Size;
+      Value *Bytes = Alloc->Size ? Alloc->Size
+                                 : B.CreateMul(Call->getArgOperand(0),
+                                               Call->getArgOperand(1));
       Twin = allocateHeapShadow(B, Bytes, Alloc->Alignment);
     } else {
       return unsupported(I, "Slope cannot give this pointer a shadow");
@@ -256,7 +257,10 @@ void ShadowMap::mirrorRelease(CallBase &Call, Value *Released) {
   }
   SmallPtrSet<Value *, 8> Visiting;
   IRBuilder<> B(Call.getParent(), std::next(Call.getIterator()));
-  if (hasHeapShadow(Released, Visiting))
+  // Memory slope.shadow.free releases came from slope.shadow.alloc, whose
+  // twins are heap shadows too (a derivative differentiated again).
+  if (hasHeapShadow(Released, Visiting) ||
+      isSlopeHeapShadowCall(*Call.getCalledFunction()))
     freeHeapShadow(B, get(Released));
   else
     releaseLikePrimal(Call, Released);
@@ -324,6 +328,12 @@ void ShadowMap::collectOrigins(Value *Pointer, Origins &Out,
   } else if (auto *Load = dyn_cast<LoadInst>(Pointer)) {
     (isCallerMemory(Load->getPointerOperand(), 0) ? Out.CallerMemory
                                                   : Out.Other) = true;
+  } else if (auto *Param = dyn_cast<Argument>(Pointer);
+             Param && Mode == DiffMode::Forward && isHandedOverRecord(*Param)) {
+    // A split derivative's record, which the caller's forward derivative
+    // allocated (and its shadow) the primal's way: released here, as the
+    // caller's memory is.
+    Out.CallerMemory = true;
   } else {
     Out.Other = true;
   }

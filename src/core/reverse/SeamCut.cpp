@@ -284,7 +284,8 @@ void SeamCut::buildAugmented(Function &Augmented) {
 void SeamCut::buildReverse(Function &Reverse) {
   ValueToValueMapTy Map;
   cloneInto(Reverse, Map);
-  Value *RecordPtr = Reverse.getArg(Reverse.arg_size() - 1);
+  Argument *RecordPtr = Reverse.getArg(Reverse.arg_size() - 1);
+  RecordPtr->addAttr(Attribute::get(Reverse.getContext(), HandedOverRecord));
   BasicBlock *Restore = BasicBlock::Create(Reverse.getContext(), "restore",
                                            &Reverse, &Reverse.getEntryBlock());
   IRBuilder<> B(Restore);

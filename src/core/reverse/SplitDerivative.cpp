@@ -42,6 +42,13 @@ SplitDerivative declareParts(const DiffRequest &Req) {
 
 } // namespace
 
+bool isHandedOverRecord(const Argument &Param) {
+  return Param.getParent()
+      ->getAttributes()
+      .getParamAttr(Param.getArgNo(), HandedOverRecord)
+      .isValid();
+}
+
 std::string splitPartName(const DiffRequest &Req, StringRef Part) {
   std::string Name =
       (Req.Target->getName() + ".slope." + Part + "." + Req.activityString())

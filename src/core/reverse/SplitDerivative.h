@@ -35,6 +35,13 @@ struct SplitDerivative {
 /// given bodies once it is complete.
 llvm::Expected<SplitDerivative> getSplitDerivative(const DiffRequest &Req);
 
+/// The attribute of the record parameter a reverse part receives and
+/// frees.
+inline constexpr const char *HandedOverRecord = "slope-record";
+
+/// Whether \p Param is the record a reverse part receives and frees.
+bool isHandedOverRecord(const llvm::Argument &Param);
+
 /// The name of a part ("augmented", "reverse_part", ...) for \p Req.
 std::string splitPartName(const DiffRequest &Req, llvm::StringRef Part);
 

@@ -51,8 +51,10 @@ define void @caller(ptr %x, i32 %n, ptr %dx, ptr %out) {
 ; CHECK: call double @s.slope.augmented.DI{{(\.e[a-z_]+)?}}({{.*}}, ptr {{.*}}[[SLOT]])
 
 ; The reverse part restores them, runs the reverse of the return taken,
-; and frees the record; the primal result is the augmented forward's.
-; CHECK-LABEL: define internal { double } @s.slope.reverse_part.DI{{(\.e[a-z_]+)?}}(ptr %x, i32 %n, ptr %x.shadow, double %seed, ptr %record)
+; and frees the record; the primal result is the augmented forward's. The
+; record parameter says so (forward mode over this part frees its shadow
+; as the record is freed).
+; CHECK-LABEL: define internal { double } @s.slope.reverse_part.DI{{(\.e[a-z_]+)?}}(ptr %x, i32 %n, ptr %x.shadow, double %seed, ptr "slope-record" %record)
 ; CHECK: call void @free(ptr %record)
 ; CHECK-NEXT: ret { double } poison
 ; CHECK: [[X0:%.*]] = load double, ptr
