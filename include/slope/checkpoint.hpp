@@ -105,19 +105,30 @@ template <auto Step, class State> struct Revolve {
   /// alive at once hold distinct counts. Assigning into a kept snapshot
   /// reuses its memory (a std::vector keeps its buffer), where a new copy
   /// of a large state would take fresh pages from the kernel every time.
-  std::vector<std::unique_ptr<State>> kept;
+  /// Plain arrays of pointers, sized once: a second derivative
+  /// differentiates this code too, and a std::vector's growth moves
+  /// pointers as bytes.
+  std::unique_ptr<State *[]> kept;
+  std::size_t kept_count = 0;
+
+  Revolve(State *adjoint) : adjoint(adjoint) {}
+  Revolve(const Revolve &) = delete;
+  Revolve &operator=(const Revolve &) = delete;
+  ~Revolve() {
+    for (std::size_t i = 0; i < kept_count; ++i)
+      delete kept[i];
+  }
 
   State &snapshot(int free, const State &from) {
-    if (kept.size() <= std::size_t(free))
-      kept.resize(std::size_t(free) + 1);
-    std::unique_ptr<State> &slot = kept[std::size_t(free)];
+    State *&slot = kept[std::size_t(free)];
     if constexpr (std::is_copy_assignable_v<State>) {
       if (slot) {
         *slot = from;
         return *slot;
       }
     }
-    slot = std::make_unique<State>(from);
+    delete slot;
+    slot = new State(from);
     return *slot;
   }
 
@@ -127,33 +138,58 @@ template <auto Step, class State> struct Revolve {
   }
 
   /// Reverses \p n steps starting from \p start (the state before them,
-  /// used up here) keeping at most \p free more states at once.
+  /// used up here) keeping at most \p free more states at once. A loop
+  /// over the parts still to reverse rather than recursion: a second
+  /// derivative then sees every snapshot's allocation and release in one
+  /// function.
   void reverse(State &start, int n, int free) {
-    if (n <= 0)
-      return;
-    if (n == 1) {
-      slope::grad<step_once<Step, State>>(slope::dup(start, *adjoint));
-      return;
-    }
-    if (free <= 0) { // one re-run from the start per step (never chosen)
-      for (int k = n - 1; k >= 0; --k) {
-        State from = start;
-        advance(from, k);
-        slope::grad<step_once<Step, State>>(slope::dup(from, *adjoint));
+    if (free < 0)
+      free = 0;
+    kept.reset(new State *[std::size_t(free) + 1]());
+    kept_count = std::size_t(free) + 1;
+    // Pending parts, last first: a part with f free snapshots pushes parts
+    // with f, f - 1, ..., 1, so at most free + 1 wait at once.
+    std::size_t capacity = std::size_t(free) + 2, depth = 0;
+    std::unique_ptr<State *[]> starts(new State *[capacity]);
+    std::unique_ptr<int[]> counts(new int[capacity]), frees(new int[capacity]);
+    auto push = [&](State *from, int steps, int left) {
+      if (depth == capacity)
+        __builtin_trap(); // cannot happen (see above)
+      starts[depth] = from;
+      counts[depth] = steps;
+      frees[depth++] = left;
+    };
+    push(&start, n, free);
+    while (depth > 0) {
+      --depth;
+      State *from = starts[depth];
+      int steps = counts[depth], left = frees[depth];
+      while (steps > 1 && left > 0) {
+        int repeats = 0;
+        while (binomial_reach(left, repeats) < steps)
+          ++repeats;
+        // The left part (m steps) is reversed with `left` snapshots and
+        // one re-run less, after the right part, which has one snapshot
+        // less (the one at m).
+        long long right = binomial_reach(left - 1, repeats);
+        int m = steps - right >= 1 ? int(steps - right) : 1;
+        State &mid = snapshot(left, *from);
+        advance(mid, m);
+        push(from, m, left);
+        from = &mid;
+        steps -= m;
+        left -= 1;
       }
-      return;
+      if (steps == 1) {
+        slope::grad<step_once<Step, State>>(slope::dup(*from, *adjoint));
+      } else if (steps > 1) { // one re-run from the start per step
+        for (int k = steps - 1; k >= 0; --k) {
+          State copy = *from;
+          advance(copy, k);
+          slope::grad<step_once<Step, State>>(slope::dup(copy, *adjoint));
+        }
+      }
     }
-    int repeats = 0;
-    while (binomial_reach(free, repeats) < n)
-      ++repeats;
-    // The left part (m steps) is reversed with `free` snapshots and one
-    // re-run less, the right part with one snapshot less (the one at m).
-    long long right = binomial_reach(free - 1, repeats);
-    int m = n - right >= 1 ? int(n - right) : 1;
-    State &mid = snapshot(free, start);
-    advance(mid, m);
-    reverse(mid, n - m, free - 1);
-    reverse(start, m, free);
   }
 };
 
@@ -201,7 +237,7 @@ void checkpointed_reverse(State *state, State *shadow, int steps, int count,
       static_cast<CheckpointTape<State> *>(tape));
   int n = kept->steps;
   int free = count > 0 ? count : default_snapshots(n);
-  Revolve<Step, State>{shadow}.reverse(kept->entry, n, free);
+  Revolve<Step, State>(shadow).reverse(kept->entry, n, free);
 }
 
 /// The rules of checkpointed_loop<Step, State> (CustomRules.h reads them).
