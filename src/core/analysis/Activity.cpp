@@ -53,6 +53,11 @@ std::string whyNotIntoCall(const CallBase &Call) {
            "MPI_Bcast, MPI_Reduce, MPI_Allreduce, MPI_Gather, MPI_Scatter "
            "and MPI_Allgather: include it, or keep differentiated data out "
            "of this call";
+  else if ((Name.starts_with("__kmpc_") || Name.starts_with("omp_")) &&
+           Call.getFunction()->getName().contains(".slope."))
+    Why += "; it is in Slope's derivative of an OpenMP region, which "
+           "cannot be differentiated again yet (second derivatives of "
+           "parallel code)";
   else if (Name.starts_with("__kmpc_") || Name.starts_with("omp_"))
     Why += "; this OpenMP construct is not differentiated yet (regions, "
            "worksharing loops, reductions, critical sections, atomic "
@@ -345,6 +350,8 @@ Error Analysis::findShadowedPointers() {
 /// known: either I is an operation with a rule or a linear data movement, or
 /// its result cannot carry a derivative (comparisons, float-to-int).
 Error Analysis::checkVariedUse(Instruction &I, const Use &U) {
+  if (I.hasMetadata(InactiveCallMetadata))
+    return Error::success();
   switch (I.getOpcode()) {
   case Instruction::FCmp:
   case Instruction::FPToSI:

@@ -39,10 +39,10 @@ bool isInactiveLibFunc(LibFunc Func) {
 /// C functions TargetLibraryInfo does not know, and libstdc++ output and
 /// formatting (by mangled-name prefix).
 constexpr StringLiteral InactiveNames[] = {
-    "rand",          "srand",         "random",        "srandom",
-    "time",          "clock",         "clock_gettime", "gettimeofday",
-    "sleep",         "usleep",        "__assert_fail", "__printf_chk",
-    "__fprintf_chk", "__sprintf_chk", "__snprintf_chk"};
+    "rand",          "srand",         "random",         "srandom",
+    "time",          "clock",         "clock_gettime",  "gettimeofday",
+    "sleep",         "usleep",        "__assert_fail",  "__printf_chk",
+    "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "dprintf"};
 constexpr StringLiteral InactivePrefixes[] = {
     "_ZNSo9_M_insertI",                   // ostream::_M_insert<T>
     "_ZNSolsE",                           // ostream::operator<<

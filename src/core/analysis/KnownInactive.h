@@ -18,6 +18,9 @@ bool isKnownInactiveCall(const llvm::CallBase &Call,
 
 /// Metadata Slope's own rewrites put on a call whose result they replaced
 /// (frexp kept only for its exponent, LibraryRewrites.h): it is inactive.
+/// On another instruction (the integer view of a value that verify mode
+/// prints) it says that no derivative passes through it either, so a
+/// derivative that holds it can be differentiated again.
 inline constexpr const char *InactiveCallMetadata = "slope.inactive";
 
 } // namespace slope

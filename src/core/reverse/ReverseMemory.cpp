@@ -19,6 +19,7 @@
 #include "MemoryTypes.h"
 #include "OpenMP.h"
 #include "ReverseEmitter.h"
+#include "Tape.h"
 #include "Target.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -158,6 +159,14 @@ Error ReverseEmitter::emitMemoryAdjoint(Instruction &I, IRBuilderBase &B) {
     return Error::success();
   if (Value *Old = shadows().reallocations().lookup(&I)) {
     Type *Element = soleElementType({Old, &I}, Req.ArgElementTypes);
+    if (!Element && I.hasMetadata(TapeGrowthMetadata))
+      return unsupported(
+          I, "reverse mode over a gradient whose tape holds values of "
+             "several types (a grad call inside a function differentiated "
+             "in reverse mode) is not supported; differentiate the "
+             "gradient in forward mode instead (slope::hvp, "
+             "slope::hessian, or slope::derivative of the function "
+             "calling grad)");
     if (!Element)
       return unsupported(I, "Slope cannot tell which floating-point type "
                             "the reallocated memory holds");

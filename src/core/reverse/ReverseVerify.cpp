@@ -1,6 +1,7 @@
 //===- ReverseVerify.cpp --------------------------------------------------===//
 #include "ReverseVerify.h"
 #include "DiffError.h"
+#include "KnownInactive.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
@@ -66,7 +67,11 @@ Value *asInteger(IRBuilderBase &B, Value *V) {
   if (Ty->isPtrOrPtrVectorTy())
     V = B.CreatePtrToInt(V, DL.getIntPtrType(Ty));
   unsigned Bits = DL.getTypeSizeInBits(V->getType());
-  return B.CreateBitCast(V, B.getIntNTy(Bits));
+  Value *AsInteger = B.CreateBitCast(V, B.getIntNTy(Bits));
+  // Only printed: a derivative differentiated again passes nothing here.
+  if (auto *Cast = dyn_cast<Instruction>(AsInteger))
+    Cast->setMetadata(InactiveCallMetadata, MDNode::get(B.getContext(), {}));
+  return AsInteger;
 }
 
 /// \p V printed as a number: floating-point scalars as they are, anything

@@ -173,6 +173,9 @@ Function *Tape::growFunction() {
     FunctionCallee Realloc = M.getOrInsertFunction(
         "realloc", FunctionType::get(Ptr, {Ptr, I64}, false));
     NewBase = B.CreateCall(Realloc, {OldBase, NewCap});
+    // Reverse mode over this derivative says what it met (ReverseMemory).
+    cast<CallInst>(NewBase)->setMetadata(TapeGrowthMetadata,
+                                         MDNode::get(Ctx, {}));
   } else {
     NewBase = callMalloc(B, NewCap);
   }

@@ -24,6 +24,9 @@ namespace slope {
 /// is Slope's own memory, never a shadow.
 llvm::MDNode *tapeEntriesScope(llvm::LLVMContext &Ctx);
 
+/// Marks the reallocation that grows a tape.
+inline constexpr const char *TapeGrowthMetadata = "slope.tape.growth";
+
 class Tape {
 public:
   /// Creates the tape's state (base, size, capacity) in \p F's entry block.
