@@ -32,6 +32,26 @@ template <class T> void matvec(const T *A, const T *x, T *y, int n) {
   }
 }
 
+/// Rosenbrock's function in n dimensions.
+template <class T> T rosenbrock(const T *x, int n) {
+  T s = 0;
+  for (int i = 0; i + 1 < n; ++i) {
+    T a = x[i + 1] - x[i] * x[i], b = 1 - x[i];
+    s += 100 * a * a + b * b;
+  }
+  return s;
+}
+
+/// Reaction-diffusion on a line (Dirichlet ends): dy_i/dt = k (y_{i-1} -
+/// 2 y_i + y_{i+1}) + r y_i (1 - y_i); its Jacobian in y is tridiagonal.
+template <class T>
+void reactionDiffusion(const T *y, T k, T r, T *dydt, int n) {
+  for (int i = 0; i < n; ++i) {
+    T left = i > 0 ? y[i - 1] : 0, right = i + 1 < n ? y[i + 1] : 0;
+    dydt[i] = k * (left - 2 * y[i] + right) + r * y[i] * (1 - y[i]);
+  }
+}
+
 /// Σ c_k x^k by Horner's rule; coefficients and x both active.
 template <class T> T horner(const T *c, int degree, T x) {
   T p = c[degree];
