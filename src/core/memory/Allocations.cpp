@@ -55,13 +55,15 @@ constexpr HeapCall HeapCalls[] = {
 struct SlopeHeapCall {
   StringLiteral Name;
   bool Allocates;
+  bool Zeroed;
   int SizeArg;
   int AlignArg;
 };
 constexpr SlopeHeapCall SlopeHeapCalls[] = {
-    {"slope.shadow.alloc", true, 0, -1},
-    {"slope.shadow.alloc.aligned", true, 0, 1},
-    {"slope.shadow.free", false, -1, -1},
+    {"slope.shadow.alloc", true, true, 0, -1},
+    {"slope.shadow.alloc.unzeroed", true, false, 0, -1},
+    {"slope.shadow.alloc.aligned", true, true, 0, 1},
+    {"slope.shadow.free", false, false, -1, -1},
 };
 const SlopeHeapCall *slopeHeapCallOf(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
@@ -122,7 +124,8 @@ std::optional<Allocation> asAllocation(const CallBase &Call,
   if (!Row)
     return std::nullopt;
   Value *Size = operandOrNull(Call, Row->SizeArg);
-  bool Zeroed = !Size || Row->Of == Family::SlopeShadow;
+  const SlopeHeapCall *Slope = slopeHeapCallOf(Call);
+  bool Zeroed = Slope ? Slope->Zeroed : !Size;
   return Allocation{Size, Zeroed, operandOrNull(Call, Row->AlignArg)};
 }
 

@@ -42,16 +42,20 @@ void writeHeader(IRBuilderBase &B, Value *Data, Value *Bytes, Value *Base) {
 }
 
 /// slope.shadow.alloc(bytes): calloc'd header + data; returns the data.
-Function *allocFunction(Module &M) {
+/// slope.shadow.alloc.unzeroed: malloc'd, for memory whose every element
+/// is written before it is read (a tape).
+Function *allocFunction(Module &M, bool Zeroed = true) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
   return helper(
-      M, "slope.shadow.alloc", FunctionType::get(Ptr, {I64}, false),
-      [&](Function &F, IRBuilder<> &B) {
+      M, Zeroed ? "slope.shadow.alloc" : "slope.shadow.alloc.unzeroed",
+      FunctionType::get(Ptr, {I64}, false), [&](Function &F, IRBuilder<> &B) {
         Value *Bytes = F.getArg(0);
-        Value *Base = B.CreateCall(
-            libc(M, "calloc", Ptr, {I64, I64}),
-            {B.getInt64(1), B.CreateAdd(Bytes, B.getInt64(HeaderBytes))});
+        Value *Total = B.CreateAdd(Bytes, B.getInt64(HeaderBytes));
+        Value *Base =
+            Zeroed ? B.CreateCall(libc(M, "calloc", Ptr, {I64, I64}),
+                                  {B.getInt64(1), Total})
+                   : B.CreateCall(libc(M, "malloc", Ptr, {I64}), {Total});
         Value *Data = B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes);
         writeHeader(B, Data, Bytes, Base);
         B.CreateRet(Data);
@@ -108,10 +112,11 @@ Value *sizeOf(IRBuilderBase &B, Value *Shadow) {
 
 } // namespace
 
-Value *allocateHeapShadow(IRBuilderBase &B, Value *Bytes, Value *Alignment) {
+Value *allocateHeapShadow(IRBuilderBase &B, Value *Bytes, Value *Alignment,
+                          bool Zeroed) {
   Value *Size = B.CreateZExtOrTrunc(Bytes, B.getInt64Ty());
   if (!Alignment)
-    return B.CreateCall(allocFunction(moduleOf(B)), {Size});
+    return B.CreateCall(allocFunction(moduleOf(B), Zeroed), {Size});
   return B.CreateCall(alignedAllocFunction(moduleOf(B)),
                       {Size, B.CreateZExtOrTrunc(Alignment, B.getInt64Ty())});
 }
@@ -121,16 +126,19 @@ void freeHeapShadow(IRBuilderBase &B, Value *Shadow) {
 }
 
 Value *reallocateHeapShadow(IRBuilderBase &B, Value *Old, Value *Bytes,
-                            bool ReleaseOld) {
+                            bool ReleaseOld, bool Zeroed) {
   Module &M = moduleOf(B);
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  std::string Name =
+      ReleaseOld ? "slope.shadow.realloc.release" : "slope.shadow.realloc";
+  if (!Zeroed)
+    Name += ".unzeroed";
   Function *Realloc = helper(
-      M, ReleaseOld ? "slope.shadow.realloc.release" : "slope.shadow.realloc",
-      FunctionType::get(Ptr, {Ptr, I64}, false),
+      M, Name, FunctionType::get(Ptr, {Ptr, I64}, false),
       [&](Function &F, IRBuilder<> &H) {
         Value *OldShadow = F.getArg(0), *NewBytes = F.getArg(1);
-        Value *New = H.CreateCall(allocFunction(M), {NewBytes});
+        Value *New = H.CreateCall(allocFunction(M, Zeroed), {NewBytes});
         BasicBlock *Copy = BasicBlock::Create(Ctx, "copy", &F);
         BasicBlock *Done = BasicBlock::Create(Ctx, "done", &F);
         H.CreateCondBr(H.CreateIsNull(OldShadow), Done, Copy);

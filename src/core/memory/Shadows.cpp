@@ -8,6 +8,7 @@
 #include "RunTimeStops.h"
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
+#include "Tape.h"
 #include "Target.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -164,8 +165,12 @@ Error ShadowMap::buildTwin(Instruction &I) {
       if (!hasHeapShadow(Realloc->first, Visiting))
         return unsupported(I, "only memory allocated inside the "
                               "differentiated function can be reallocated");
-      Twin = reallocateHeapShadow(B, get(Realloc->first), Realloc->second,
-                                  /*ReleaseOld=*/Mode == DiffMode::Forward);
+      // A tape's entries are written before they are read: in forward
+      // mode its growing shadow need not be zeroed (megabytes per call).
+      bool Forward = Mode == DiffMode::Forward;
+      Twin = reallocateHeapShadow(
+          B, get(Realloc->first), Realloc->second, /*ReleaseOld=*/Forward,
+          /*Zeroed=*/!(Forward && Call->hasMetadata(TapeGrowthMetadata)));
       Reallocations[&I] = Realloc->first;
     } else if (std::optional<Allocation> Alloc = asAllocation(*Call, TLI);
                Alloc && PrimalAllocated.contains(Call)) {
@@ -181,7 +186,10 @@ Error ShadowMap::buildTwin(Instruction &I) {
       Value *Bytes = Alloc->Size ? Alloc->Size
                                  : B.CreateMul(Call->getArgOperand(0),
                                                Call->getArgOperand(1));
-      Twin = allocateHeapShadow(B, Bytes, Alloc->Alignment);
+      Twin = allocateHeapShadow(B, Bytes, Alloc->Alignment,
+                                /*Zeroed=*/
+                                !(Mode == DiffMode::Forward &&
+                                  Call->hasMetadata(TapeGrowthMetadata)));
     } else {
       return unsupported(I, "Slope cannot give this pointer a shadow");
     }

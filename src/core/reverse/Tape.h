@@ -24,7 +24,7 @@ namespace slope {
 /// is Slope's own memory, never a shadow.
 llvm::MDNode *tapeEntriesScope(llvm::LLVMContext &Ctx);
 
-/// Marks the reallocation that grows a tape.
+/// Marks the allocations and reallocations of a tape's buffer.
 inline constexpr const char *TapeGrowthMetadata = "slope.tape.growth";
 
 class Tape {

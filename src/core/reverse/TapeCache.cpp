@@ -1,6 +1,7 @@
 //===- TapeCache.cpp ------------------------------------------------------===//
 #include "TapeCache.h"
 #include "LibC.h"
+#include "Tape.h"
 #include "Target.h"
 
 #include "llvm/IR/InstIterator.h"
@@ -171,17 +172,47 @@ bool isKeptTapeHelper(const Function &F) {
   return F.getName() == TakeName || F.getName() == ReleaseName;
 }
 
+/// The capacity the last tape of a gradient inside \p F reached on this
+/// thread: the next one starts that large. A size, not a buffer, so that
+/// nothing outside the function needs a shadow; the C library then serves
+/// the same block again without fresh pages. One per function: a small
+/// gradient elsewhere does not take a large one's size.
+static GlobalVariable *nestedTapeHint(Function &F) {
+  Module &M = *F.getParent();
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  return new GlobalVariable(
+      M, I64, false, GlobalValue::InternalLinkage, ConstantInt::get(I64, 0),
+      F.getName() + ".tape.hint", nullptr, GlobalValue::GeneralDynamicTLSModel);
+}
+
 void forgetKeptTape(Function &F) {
+  Module &M = *F.getParent();
+  GlobalVariable *Hint = nullptr;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Call = dyn_cast<CallInst>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (!Callee || !isKeptTapeHelper(*Callee))
       continue;
+    if (!Hint)
+      Hint = nestedTapeHint(F);
     IRBuilder<> B(Call);
-    if (Callee->getName() == TakeName)
-      Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
-    else
+    Value *HintAddress = B.CreateIntrinsic(Intrinsic::threadlocal_address,
+                                           {Hint->getType()}, {Hint});
+    if (Callee->getName() == TakeName) {
+      // A tape of the hinted size (with the mark that lets forward mode
+      // leave its shadow unzeroed), grown like any.
+      Value *Bytes = B.CreateLoad(B.getInt64Ty(), HintAddress);
+      auto *Base = cast<CallInst>(callMalloc(B, Bytes));
+      Base->setMetadata(TapeGrowthMetadata, MDNode::get(M.getContext(), {}));
+      Value *Capacity =
+          B.CreateSelect(B.CreateIsNull(Base), B.getInt64(0), Bytes);
+      Value *Taken =
+          B.CreateInsertValue(PoisonValue::get(Call->getType()), Base, 0);
+      Call->replaceAllUsesWith(B.CreateInsertValue(Taken, Capacity, 1));
+    } else {
+      B.CreateStore(Call->getArgOperand(1), HintAddress);
       callFree(B, Call->getArgOperand(0));
+    }
     Call->eraseFromParent();
   }
 }

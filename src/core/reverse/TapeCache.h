@@ -35,9 +35,10 @@ void emitReleaseTape(llvm::IRBuilderBase &B, llvm::Value *Base,
 bool isKeptTapeHelper(const llvm::Function &F);
 
 /// A derivative differentiated again (nested inside a target) starts from
-/// an empty tape and frees it: the kept buffer is per-thread memory outside
-/// the function, which Slope cannot give a shadow. Rewrites \p F's calls of
-/// the kept-tape helpers that way.
+/// a tape of its own, as large as the last one reached, and frees it: the
+/// kept buffer is per-thread memory outside the function, which Slope
+/// cannot give a shadow. Rewrites \p F's calls of the kept-tape helpers
+/// that way.
 void forgetKeptTape(llvm::Function &F);
 
 } // namespace slope
