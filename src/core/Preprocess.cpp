@@ -64,10 +64,15 @@ bool isInlinable(const CallBase &Call, const Function &Caller,
          isInlineViable(*const_cast<Function *>(Callee)).isSuccess();
 }
 
+/// Callees this small (accessors, the API's wrappers, Slope's helpers)
+/// are inlined past the budget: left as calls they would cost more, and
+/// some return pointers only inlining gives shadows.
+constexpr unsigned SmallCallee = 64;
+
 /// Inlines what can be; returns whether anything was.
 bool inlineCallees(Function &Clone, const Function &Original,
                    const CustomRules *Rules) {
-  bool Inlined = false;
+  bool Inlined = false, OverBudget = false;
   unsigned SimplifiedAt = 0;
   for (unsigned Round = 0; Round < InlineRounds; ++Round) {
     SmallVector<CallBase *, 8> Calls;
@@ -78,19 +83,24 @@ bool inlineCallees(Function &Clone, const Function &Original,
             Calls.push_back(Call);
     bool Changed = false;
     for (CallBase *Call : Calls) {
-      if (unsigned Size = instructionCount(Clone); Size > InlineBudget) {
-        // -O0 code (every value in a stack slot) is several times its
-        // simplified size: simplify before giving up, then collect the
-        // calls again (simplification may have removed some).
-        if (Size < SimplifiedAt + InlineBudget / 4)
-          return Inlined;
-        simplify(Clone, /*ForDifferentiation=*/false);
-        SimplifiedAt = instructionCount(Clone);
-        if (SimplifiedAt > InlineBudget)
-          return Inlined;
-        Changed = true;
-        break;
+      bool Small = instructionCount(*Call->getCalledFunction()) <= SmallCallee;
+      if (!Small && !OverBudget) {
+        if (unsigned Size = instructionCount(Clone); Size > InlineBudget) {
+          // -O0 code (every value in a stack slot) is several times its
+          // simplified size: simplify before giving up, then collect the
+          // calls again (simplification may have removed some).
+          if (Size >= SimplifiedAt + InlineBudget / 4) {
+            simplify(Clone, /*ForDifferentiation=*/false);
+            SimplifiedAt = instructionCount(Clone);
+            OverBudget = SimplifiedAt > InlineBudget;
+            Changed = true;
+            break;
+          }
+          OverBudget = true;
+        }
       }
+      if (!Small && OverBudget)
+        continue;
       InlineFunctionInfo Info;
       Changed |= InlineFunction(*Call, Info).isSuccess();
     }

@@ -6,6 +6,7 @@
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -187,6 +188,21 @@ static GlobalVariable *nestedTapeHint(Function &F) {
 
 void forgetKeptTape(Function &F) {
   Module &M = *F.getParent();
+  // The tape's growth helpers are small: inlined whatever the inlining
+  // budget left, so that forward mode sees the reallocations themselves.
+  for (bool Inlined = true; Inlined;) {
+    Inlined = false;
+    for (Instruction &I : make_early_inc_range(instructions(F)))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && !Callee->isDeclaration() &&
+            (Callee->getName() == "slope.tape.grow" ||
+             Callee->getName() == "slope.tape.ensure")) {
+          InlineFunctionInfo Info;
+          Inlined |= InlineFunction(*Call, Info).isSuccess();
+          break; // the instruction list changed
+        }
+  }
   GlobalVariable *Hint = nullptr;
   for (Instruction &I : make_early_inc_range(instructions(F))) {
     auto *Call = dyn_cast<CallInst>(&I);
