@@ -3,9 +3,10 @@
 // products, an LLT least-squares solve and a partial-pivoting LU solve
 // (their small temporaries are stack arrays of run-time size). Built with
 // and without Eigen's explicit vectorization; both modes, against central
-// differences.
+// differences; and a Hessian (forward over reverse) through an LLT solve.
 #include "../Check.h"
 
+#include <slope/operations.hpp>
 #include <slope/slope.hpp>
 
 #include <Eigen/Dense>
@@ -104,4 +105,32 @@ TEST(Eigen, BlockedProductsWithActiveFactors) {
 
 TEST(Eigen, DynamicPartialPivLuSolve) {
   checkTwoArrays<luSolve>(wellConditioned(4), check::wave(4, 0.9), 4);
+}
+
+TEST(Eigen, HessianThroughAnLltSolve) {
+  const int n = 4;
+  std::vector<double> a = wellConditioned(n), b = check::wave(n, 0.9);
+  std::vector<double> H = slope::hessian<leastSquares>(
+      slope::constant(static_cast<const double *>(a.data())),
+      slope::wrt(static_cast<const double *>(b.data()), n), n);
+  ASSERT_EQ(H.size(), std::size_t(n * n));
+  auto gradientAt = [&](std::vector<double> at) {
+    std::vector<double> g(n, 0.0);
+    slope::grad<leastSquares>(slope::constant(a.data()),
+                              slope::dup(at.data(), g.data()), n);
+    return g;
+  };
+  for (int j = 0; j < n; ++j) {
+    const double h = 1e-6;
+    std::vector<double> up = b, down = b;
+    up[j] += h;
+    down[j] -= h;
+    std::vector<double> gu = gradientAt(up), gd = gradientAt(down);
+    for (int i = 0; i < n; ++i) {
+      EXPECT_TRUE(
+          check::near(H[i * n + j], (gu[i] - gd[i]) / (2 * h), 1e-6, 1e-8))
+          << i << ", " << j;
+      EXPECT_TRUE(check::near(H[i * n + j], H[j * n + i], 1e-10, 1e-12));
+    }
+  }
 }
