@@ -26,6 +26,7 @@
 #include "Preprocess.h"
 #include "ReverseVerify.h"
 #include "Rules.h"
+#include "SeedFactoring.h"
 #include "SharedMemory.h"
 #include "SplitDerivative.h"
 #include "Tape.h"
@@ -451,6 +452,7 @@ Expected<Function *> ReverseEmitter::run() {
 
   if (Error E = verifyGenerated(*Derivative))
     return std::move(E);
+  factorAdjoints();
   simplify(*Derivative);
   return Derivative;
 }
@@ -464,6 +466,20 @@ Expected<Function *> emitReverse(const DiffRequest &Req, Function &Primal,
   else
     (*Derivative)->addFnAttr(ReverseSweepAttr);
   return Derivative;
+}
+
+void ReverseEmitter::factorAdjoints() {
+  SmallVector<AllocaInst *, 32> Slots;
+  for (const auto &LaneSlots : AdjointSlots)
+    for (const auto &[Value, Slot] : LaneSlots)
+      Slots.push_back(Slot);
+  SmallPtrSet<BasicBlock *, 16> Primal(PrimalBlocks.begin(),
+                                       PrimalBlocks.end());
+  factorCarriedAdjoints(*Derivative, Slots, Primal, [&](Instruction &At) {
+    explainControl(At, "the adjoint this loop carries is computed for a unit "
+                       "seed in each iteration and scaled once (one multiply "
+                       "between iterations)");
+  });
 }
 
 void ReverseEmitter::markUnwrittenTwins() {

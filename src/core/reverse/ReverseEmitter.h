@@ -174,6 +174,8 @@ private:
   };
   /// Finds the loops, marks their blocks, adds iteration counters.
   void analyzeLoops();
+  /// See SeedFactoring.h.
+  void factorAdjoints();
   /// Trip counts and shifted loads, from scalar evolution.
   void analyzeRecurrences(llvm::DominatorTree &DT, llvm::LoopInfo &LI);
   void findShiftedLoads(LoopState &State, llvm::Loop &L,
