@@ -68,6 +68,23 @@ std::vector<T> unit_directions(std::size_t first, std::size_t count,
   return directions;
 }
 
+/// The rows x columns matrix \p M (row-major) from products with unit
+/// directions: \p sweep(dir, product) computes chunk_width matrix-vector
+/// products (lane L's direction at dir + L * columns, its product to
+/// product + L * rows).
+template <class T, class Sweep>
+void dense_columns(std::size_t rows, std::size_t columns, T *M, Sweep sweep) {
+  std::vector<T> product(chunk_width * rows);
+  for (std::size_t j0 = 0; j0 < columns; j0 += chunk_width) {
+    std::vector<T> dir = unit_directions<T>(j0, columns, columns);
+    sweep(dir.data(), product.data());
+    for (std::size_t lane = 0; lane < chunk_width && j0 + lane < columns;
+         ++lane)
+      for (std::size_t i = 0; i < rows; ++i)
+        M[i * columns + j0 + lane] = product[lane * rows + i];
+  }
+}
+
 template <auto F, class... A>
 void jacobian_into(typename Operation<F, A...>::T *J, A &...args) {
   using T = typename Operation<F, A...>::T;
@@ -78,14 +95,9 @@ void jacobian_into(typename Operation<F, A...>::T *J, A &...args) {
                 "slope: jacobian needs outputs: a floating-point result or "
                 "out(...) arrays");
   if (n <= m) { // by columns
-    std::vector<T> tangent(chunk_width * m);
-    for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
-      std::vector<T> dir = unit_directions<T>(j0, n, n);
-      op.template forward<chunk_width>(dir.data(), tangent.data());
-      for (std::size_t lane = 0; lane < chunk_width && j0 + lane < n; ++lane)
-        for (std::size_t i = 0; i < m; ++i)
-          J[i * n + j0 + lane] = tangent[lane * m + i];
-    }
+    dense_columns(m, n, J, [&](T *dir, T *tangent) {
+      op.template forward<chunk_width>(dir, tangent);
+    });
   } else { // by rows
     std::vector<T> adjoint(chunk_width * n);
     for (std::size_t i0 = 0; i0 < m; i0 += chunk_width) {
@@ -102,15 +114,9 @@ template <auto F, class... A>
 void hessian_into(typename Operation<F, A...>::T *H, A &...args) {
   using T = typename Operation<F, A...>::T;
   Operation<F, A...> op(args...);
-  const std::size_t n = op.inputs;
-  std::vector<T> hv(chunk_width * n);
-  for (std::size_t j0 = 0; j0 < n; j0 += chunk_width) {
-    std::vector<T> dir = unit_directions<T>(j0, n, n);
-    op.template forwardOverReverse<chunk_width>(dir.data(), hv.data());
-    for (std::size_t lane = 0; lane < chunk_width && j0 + lane < n; ++lane)
-      for (std::size_t i = 0; i < n; ++i)
-        H[i * n + j0 + lane] = hv[lane * n + i];
-  }
+  dense_columns(op.inputs, op.inputs, H, [&](T *dir, T *hv) {
+    op.template forwardOverReverse<chunk_width>(dir, hv);
+  });
 }
 
 template <auto F, class V, class... A>
