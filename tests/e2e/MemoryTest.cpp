@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -372,6 +373,48 @@ TEST(Memory, StackArrayWithDynamicIndices) {
 TEST(Memory, NewArrayAndCalloc) { checkArrayFunction<heapScratch>(9); }
 
 TEST(Memory, AlignedAllocations) { checkArrayFunction<alignedScratch>(11); }
+
+// Zeroed scratch read before it is written: its shadow still holds the
+// first loop's adjoints when it is freed.
+double readBeforeWritten(const double *x, int n) {
+  double *z = static_cast<double *>(std::calloc(n, sizeof(double)));
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += z[i] * x[i];
+  for (int i = 0; i < n; ++i)
+    z[i] = x[i] * x[i];
+  for (int i = 0; i < n; ++i)
+    s += std::sin(z[i]);
+  std::free(z);
+  return s;
+}
+
+// Each thread keeps the blocks of freed heap shadows for later gradients
+// (ShadowCache.h): a kept block serves a shadow of the same or a somewhat
+// smaller size, zeroed again. Every gradient equals the one a fresh thread
+// computes (no kept blocks there), to the last bit.
+TEST(Memory, ShadowBlocksKeptBetweenGradients) {
+  auto Gradient = [](int N) {
+    std::vector<double> X = wave(N, 0.8), DX(N, 0.0);
+    slope::grad<readBeforeWritten>(slope::dup(X.data(), DX.data()), N);
+    slope::grad<heapScratch>(slope::dup(X.data(), DX.data()), N);
+    return DX;
+  };
+  const int Sizes[] = {200, 150, 120, 200, 90, 300, 7, 200};
+  std::vector<std::vector<double>> Fresh;
+  for (int N : Sizes)
+    std::thread([&] { Fresh.push_back(Gradient(N)); }).join();
+  for (int Round = 0; Round < 2; ++Round)
+    for (size_t I = 0; I < std::size(Sizes); ++I)
+      EXPECT_EQ(Gradient(Sizes[I]), Fresh[I])
+          << "n = " << Sizes[I] << ", round " << Round;
+  std::vector<double> X = wave(120, 0.8);
+  expectNear(Fresh[2], fdGradient(X, [](std::vector<double> &Y) {
+               return readBeforeWritten(Y.data(), 120) +
+                      heapScratch(Y.data(), 120);
+             }),
+             1e-6);
+}
 
 TEST(Memory, VariableLengthArrays) { checkArrayFunction<variableLength>(6); }
 

@@ -2,6 +2,7 @@
 #include "HeapShadows.h"
 #include "CopyAdjoints.h"
 #include "LibC.h"
+#include "ShadowCache.h"
 
 #include "llvm/IR/Module.h"
 
@@ -52,10 +53,35 @@ Function *allocFunction(Module &M, bool Zeroed = true) {
       FunctionType::get(Ptr, {I64}, false), [&](Function &F, IRBuilder<> &B) {
         Value *Bytes = F.getArg(0);
         Value *Total = B.CreateAdd(Bytes, B.getInt64(HeaderBytes));
-        Value *Base =
-            Zeroed ? B.CreateCall(libc(M, "calloc", Ptr, {I64, I64}),
-                                  {B.getInt64(1), Total})
-                   : B.CreateCall(libc(M, "malloc", Ptr, {I64}), {Total});
+        auto Fresh = [&] {
+          return Zeroed ? B.CreateCall(libc(M, "calloc", Ptr, {I64, I64}),
+                                       {B.getInt64(1), Total})
+                        : B.CreateCall(libc(M, "malloc", Ptr, {I64}), {Total});
+        };
+        Value *Base;
+        if (cachesShadows(M)) {
+          // A block a shadow freed earlier on this thread, zeroed again.
+          LLVMContext &Ctx = M.getContext();
+          auto *Reuse = BasicBlock::Create(Ctx, "reuse", &F);
+          auto *Allocate = BasicBlock::Create(Ctx, "allocate", &F);
+          auto *Header = BasicBlock::Create(Ctx, "header", &F);
+          Value *Kept = takeCachedBlock(B, Total);
+          B.CreateCondBr(B.CreateIsNull(Kept), Allocate, Reuse);
+          B.SetInsertPoint(Reuse);
+          if (Zeroed)
+            B.CreateMemSet(Kept, B.getInt8(0), Total, MaybeAlign(16));
+          B.CreateBr(Header);
+          B.SetInsertPoint(Allocate);
+          Value *New = Fresh();
+          B.CreateBr(Header);
+          B.SetInsertPoint(Header);
+          PHINode *Phi = B.CreatePHI(Ptr, 2);
+          Phi->addIncoming(Kept, Reuse);
+          Phi->addIncoming(New, Allocate);
+          Base = Phi;
+        } else {
+          Base = Fresh();
+        }
         Value *Data = B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes);
         writeHeader(B, Data, Bytes, Base);
         B.CreateRet(Data);
@@ -98,6 +124,19 @@ Function *freeFunction(Module &M) {
         B.SetInsertPoint(Release);
         Value *Base = B.CreateLoad(
             Ptr, B.CreateConstGEP1_64(B.getInt8Ty(), F.getArg(0), -8));
+        BasicBlock *Free = BasicBlock::Create(Ctx, "free", &F);
+        if (cachesShadows(M)) {
+          // Blocks of calloc'd shadows (the header right before the data)
+          // are kept for the next shadows if there is room.
+          BasicBlock *Keep = BasicBlock::Create(Ctx, "keep", &F);
+          B.CreateCondBr(B.CreateICmpEQ(Base, headerOf(B, F.getArg(0))), Keep,
+                         Free);
+          B.SetInsertPoint(Keep);
+          B.CreateCondBr(keepBlock(B, Base), Done, Free);
+        } else {
+          B.CreateBr(Free);
+        }
+        B.SetInsertPoint(Free);
         B.CreateCall(libc(M, "free", Type::getVoidTy(Ctx), {Ptr}), {Base});
         B.CreateBr(Done);
         B.SetInsertPoint(Done);
