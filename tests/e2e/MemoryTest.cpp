@@ -409,10 +409,12 @@ TEST(Memory, ShadowBlocksKeptBetweenGradients) {
       EXPECT_EQ(Gradient(Sizes[I]), Fresh[I])
           << "n = " << Sizes[I] << ", round " << Round;
   std::vector<double> X = wave(120, 0.8);
-  expectNear(Fresh[2], fdGradient(X, [](std::vector<double> &Y) {
-               return readBeforeWritten(Y.data(), 120) +
-                      heapScratch(Y.data(), 120);
-             }),
+  expectNear(Fresh[2],
+             fdGradient(X,
+                        [](std::vector<double> &Y) {
+                          return readBeforeWritten(Y.data(), 120) +
+                                 heapScratch(Y.data(), 120);
+                        }),
              1e-6);
 }
 
