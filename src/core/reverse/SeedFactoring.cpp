@@ -155,8 +155,12 @@ bool CarriedAdjoint::worthFactoring() {
       if (Linear.contains(U))
         continue;
       // An adjoint is only added, multiplied, stored or passed on; a
-      // comparison or a bit view of one would see the rounding change.
-      if (isa<CmpInst>(U) || isa<CastInst>(U))
+      // comparison, a conversion or a classification of one would see
+      // the rounding change.
+      auto *Call = dyn_cast<CallBase>(U);
+      if (isa<CmpInst>(U) || isa<CastInst>(U) ||
+          (Call && !Call->getType()->isVoidTy() &&
+           !Call->getType()->isFPOrFPVectorTy()))
         return false;
       Leaves = true;
     }
