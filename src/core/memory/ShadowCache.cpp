@@ -2,6 +2,7 @@
 #include "ShadowCache.h"
 #include "LibC.h"
 #include "Target.h"
+#include "ThreadState.h"
 
 #include "llvm/IR/Module.h"
 
@@ -24,18 +25,13 @@ const char *const CacheName = "slope.shadow.cache";
 ///   i1 registered }, one per thread and shared by every module of a
 /// program (linkonce_odr).
 GlobalVariable *cache(Module &M) {
-  if (GlobalVariable *Existing = M.getNamedGlobal(CacheName))
-    return Existing;
   LLVMContext &Ctx = M.getContext();
   Type *I64 = Type::getInt64Ty(Ctx);
-  auto *Ty = StructType::get(
-      Ctx, {ArrayType::get(PointerType::getUnqual(Ctx), MaxBlocks),
-            ArrayType::get(I64, MaxBlocks), I64, Type::getInt1Ty(Ctx)});
-  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::LinkOnceODRLinkage,
-                               Constant::getNullValue(Ty), CacheName, nullptr,
-                               GlobalValue::GeneralDynamicTLSModel);
-  G->setVisibility(GlobalValue::HiddenVisibility);
-  return G;
+  return perThreadGlobal(
+      M, CacheName,
+      StructType::get(
+          Ctx, {ArrayType::get(PointerType::getUnqual(Ctx), MaxBlocks),
+                ArrayType::get(I64, MaxBlocks), I64, Type::getInt1Ty(Ctx)}));
 }
 
 /// This thread's cache: the address of its field \p Field, or of element
@@ -195,14 +191,7 @@ Function *keepFunction(Module &M) {
 
   B.SetInsertPoint(Register);
   B.CreateStore(B.getTrue(), Cache.registered());
-  // As the kept tape's: glibc's hook behind thread_local destructors.
-  FunctionCallee AtExit = M.getOrInsertFunction(
-      "__cxa_thread_atexit_impl",
-      FunctionType::get(B.getInt32Ty(), {Ptr, Ptr, Ptr}, false));
-  Constant *Handle = M.getOrInsertGlobal("__dso_handle", B.getInt8Ty());
-  if (auto *G = dyn_cast<GlobalVariable>(Handle))
-    G->setVisibility(GlobalValue::HiddenVisibility);
-  B.CreateCall(AtExit, {dropFunction(M), Constant::getNullValue(Ptr), Handle});
+  callAtThreadExit(B, dropFunction(M));
   B.CreateBr(Kept);
 
   B.SetInsertPoint(Kept);

@@ -3,6 +3,7 @@
 #include "LibC.h"
 #include "Tape.h"
 #include "Target.h"
+#include "ThreadState.h"
 
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -25,17 +26,11 @@ const char *const ReleaseName = "slope.tape.release";
 /// { ptr base, i64 capacity, i1 registered }, one per thread and shared by
 /// every module of a program (linkonce_odr).
 GlobalVariable *keptTape(Module &M) {
-  if (GlobalVariable *Existing = M.getNamedGlobal(KeptName))
-    return Existing;
   LLVMContext &Ctx = M.getContext();
-  auto *Ty =
+  return perThreadGlobal(
+      M, KeptName,
       StructType::get(Ctx, {PointerType::getUnqual(Ctx), Type::getInt64Ty(Ctx),
-                            Type::getInt1Ty(Ctx)});
-  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::LinkOnceODRLinkage,
-                               Constant::getNullValue(Ty), KeptName, nullptr,
-                               GlobalValue::GeneralDynamicTLSModel);
-  G->setVisibility(GlobalValue::HiddenVisibility);
-  return G;
+                            Type::getInt1Ty(Ctx)}));
 }
 
 /// This thread's instance of the kept buffer's fields.
@@ -107,17 +102,7 @@ Function *releaseFunction(Module &M) {
 
   B.SetInsertPoint(Register);
   B.CreateStore(B.getTrue(), Kept.Registered);
-  // glibc's hook behind C++ thread_local destructors; __dso_handle ties
-  // the destructor to this program or library.
-  FunctionCallee AtExit = M.getOrInsertFunction(
-      "__cxa_thread_atexit_impl",
-      FunctionType::get(B.getInt32Ty(), {Ptr, Ptr, Ptr}, false));
-  Constant *Handle = M.getOrInsertGlobal("__dso_handle", B.getInt8Ty());
-  if (auto *G = dyn_cast<GlobalVariable>(Handle))
-    G->setVisibility(GlobalValue::HiddenVisibility);
-  B.CreateCall(AtExit,
-               {dropFunction(M),
-                ConstantPointerNull::get(cast<PointerType>(Ptr)), Handle});
+  callAtThreadExit(B, dropFunction(M));
   B.CreateBr(Done);
 
   B.SetInsertPoint(FreeThis);
