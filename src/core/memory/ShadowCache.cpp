@@ -34,8 +34,8 @@ GlobalVariable *cache(Module &M) {
                 ArrayType::get(I64, MaxBlocks), I64, Type::getInt1Ty(Ctx)}));
 }
 
-/// This thread's cache: the address of its field \p Field, or of element
-/// \p Index of an array field.
+/// This thread's cache: the addresses of its fields (of slot \p Index for
+/// the two arrays).
 struct CacheFields {
   IRBuilderBase &B;
   Type *Ty;

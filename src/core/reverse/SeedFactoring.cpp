@@ -1,7 +1,6 @@
 //===- SeedFactoring.cpp --------------------------------------------------===//
 #include "SeedFactoring.h"
 
-#include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/LoopIterator.h"
 #include "llvm/IR/Constants.h"
