@@ -11,7 +11,8 @@
 // - a memcpy/memmove/memset (the copy back into x at the end of each
 //   product of a matrix-vector chain): one copy per execution of the write.
 //   Its destination and length must have one value per call, and the load
-//   must address the destination's object in whole elements;
+//   must address the destination's object in whole elements or run more
+//   often than the write (in a loop nested in the write's);
 // - a store in a loop that steps through memory one element per iteration
 //   (the update x[i] += dt * v[i] of a time step): one copy of the whole
 //   range the loop's iterations store to -- its footprint, from scalar
@@ -21,11 +22,19 @@
 //   footprint must have one place and size per call (made of values from
 //   outside loops and of loads no later write changes), and the load must
 //   lie outside the loop. The copies pay off in time loops: the load must
-//   run in a loop as deep as the store's, which lies inside another loop.
+//   run in a loop as deep as the store's, which lies inside another loop;
+// - the same store where the load runs in a loop nested in the store's
+//   (y[i] = sum of a[p] * x[col[p]] over a row, when y may overlap a or
+//   x): what each execution overwrites is taped and put back where the
+//   reverse sweep reverses that execution -- one entry per row instead of
+//   one per element of the row. Its footprint is still needed, for the
+//   memory the primal sweep leaves.
 //
-// Restoring whole ranges is exact whatever else the reverse sweep does in
-// between: each pre-image puts its range back as it was when the copy was
-// taken, and the copies are put back in the reverse order of taking them.
+// Restoring is exact whatever else the reverse sweep does in between: each
+// pre-image puts its bytes back as they were when it was taken, and the
+// pre-images are put back in the reverse order of taking them, so memory at
+// the reverse of a load is what it was at the load, byte for byte, wherever
+// the load's bytes fall in the restored ranges.
 // The memory the writes cover is saved as the primal sweep leaves it, and
 // put back when the derivative returns.
 //
@@ -67,10 +76,19 @@ bool isWholeElementsFrom(Value *Pointer, Value *Base, uint64_t Size,
   return true;
 }
 
+/// Whether \p Load lies in a loop nested in every loop around \p Write,
+/// and deeper: it runs more often.
+bool runsMoreOften(LoadInst &Load, Instruction &Write, LoopInfo &LI) {
+  Loop *LoadLoop = LI.getLoopFor(Load.getParent());
+  Loop *WriteLoop = LI.getLoopFor(Write.getParent());
+  return LoadLoop && LoadLoop != WriteLoop &&
+         (!WriteLoop || WriteLoop->contains(LoadLoop));
+}
+
 } // namespace
 
 bool ReverseEmitter::canRestoreBulkWrite(LoadInst &Load, MemIntrinsic &Write,
-                                         DominatorTree &DT) {
+                                         DominatorTree &DT, LoopInfo &LI) {
   const DataLayout &DL = Derivative->getDataLayout();
   auto OncePerCall = [&](Value *V) {
     auto *I = dyn_cast<Instruction>(V);
@@ -92,7 +110,8 @@ bool ReverseEmitter::canRestoreBulkWrite(LoadInst &Load, MemIntrinsic &Write,
          OncePerCall(Write.getLength()) &&
          computeKnownBits(Write.getLength(), DL).countMinTrailingZeros() >=
              Log2_64(Size) &&
-         isWholeElementsFrom(Load.getPointerOperand(), Dest, Size, DL);
+         (isWholeElementsFrom(Load.getPointerOperand(), Dest, Size, DL) ||
+          runsMoreOften(Load, Write, LI));
 }
 
 std::optional<ReverseEmitter::Footprint>
@@ -221,6 +240,17 @@ bool ReverseEmitter::canRestoreLoopStore(LoadInst &Load, StoreInst &Store,
          Where.L->getLoopDepth() >= 2;
 }
 
+bool ReverseEmitter::canRestoreEachStore(LoadInst &Load, StoreInst &Store,
+                                         const Footprint &Where, LoopInfo &LI) {
+  // The reverse of the load's block finds every later execution of the
+  // store put back; the store's own block is reversed as a whole, so the
+  // load lies elsewhere. Each execution tapes one value: that pays off
+  // where the load runs more often, in a loop inside the store's.
+  Loop *LoadLoop = LI.getLoopFor(Load.getParent());
+  return TheTape && Load.getParent() != Store.getParent() && LoadLoop &&
+         LoadLoop != Where.L && Where.L->contains(LoadLoop);
+}
+
 void ReverseEmitter::planPreImages(
     const MapVector<LoadInst *, SmallVector<Instruction *, 2>> &FewWriters) {
   if (FewWriters.empty())
@@ -243,12 +273,19 @@ void ReverseEmitter::planPreImages(
     if (!InLoop.contains(Load->getParent()) ||
         !availableWithoutTape(Load->getPointerOperand()))
       continue;
+    // Per store writer: whether it is put back at each execution (else
+    // once, where the reverse sweep leaves its loop).
+    SmallVector<bool, 2> EachExecution;
     bool Restorable = all_of(Writers, [&](Instruction *W) {
       if (auto *Bulk = dyn_cast<MemIntrinsic>(W))
-        return canRestoreBulkWrite(*Load, *Bulk, DT);
-      auto &Where = FootprintOf(*cast<StoreInst>(W));
-      return Where &&
-             canRestoreLoopStore(*Load, *cast<StoreInst>(W), *Where, LI);
+        return canRestoreBulkWrite(*Load, *Bulk, DT, LI);
+      auto *Store = cast<StoreInst>(W);
+      auto &Where = FootprintOf(*Store);
+      if (!Where)
+        return false;
+      EachExecution.push_back(canRestoreEachStore(*Load, *Store, *Where, LI));
+      return EachExecution.back() ||
+             canRestoreLoopStore(*Load, *Store, *Where, LI);
     });
     if (!Restorable)
       continue;
@@ -264,14 +301,24 @@ void ReverseEmitter::planPreImages(
         }))
       Region = nullptr;
     PreImageLoads[Load] = Region;
+    unsigned NextStore = 0;
     for (Instruction *W : Writers) {
-      if (PreImages.count(W))
+      if (auto *Bulk = dyn_cast<MemIntrinsic>(W)) {
+        if (!PreImages.count(W))
+          copyBulkPreImage(*Bulk, LI);
         continue;
-      if (auto *Bulk = dyn_cast<MemIntrinsic>(W))
-        copyBulkPreImage(*Bulk, LI);
+      }
+      // A store put back at each execution serves every load; one put back
+      // where its loop ends may gain the other kind for a load inside.
+      auto *Store = cast<StoreInst>(W);
+      auto Found = PreImages.find(Store);
+      bool Each = EachExecution[NextStore++];
+      if (Found != PreImages.end() && (Found->second.Overwritten || !Each))
+        continue;
+      if (Each)
+        keepEachPreImage(*Store, *FootprintOf(*Store), SE, DT);
       else
-        copyLoopPreImage(*cast<StoreInst>(W), *FootprintOf(*cast<StoreInst>(W)),
-                         SE, DT);
+        copyLoopPreImage(*Store, *FootprintOf(*Store), SE, DT);
     }
   }
 }
@@ -306,11 +353,13 @@ void ReverseEmitter::copyBulkPreImage(MemIntrinsic &Write, LoopInfo &LI) {
       withoutReverse(B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())), Pre.Bytes));
 }
 
-void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
-                                      ScalarEvolution &SE, DominatorTree &DT) {
+std::pair<Value *, Value *>
+ReverseEmitter::recordFootprint(StoreInst &Store, const Footprint &Where,
+                                ScalarEvolution &SE, DominatorTree &DT) {
   PreImage &Pre = PreImages[&Store];
-  BasicBlock *Preheader = Where.L->getLoopPreheader();
-  Instruction *At = Preheader->getTerminator();
+  if (Pre.Low)
+    return {nullptr, nullptr};
+  Instruction *At = Where.L->getLoopPreheader()->getTerminator();
   // Terms computed in the loop are copied before it.
   DenseMap<Value *, Value *> Copies;
   ValueToSCEVMapTy Before;
@@ -331,6 +380,23 @@ void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
       At);
   for (Instruction *I : Expander.getAllInsertedInstructions())
     withoutReverse(I);
+  // One footprint per call: the slots keep it for the ends of the sweeps.
+  Pre.Bytes = entrySlot(B.getInt64Ty(), "loop.bytes", B.getInt64(0));
+  Pre.Low = entrySlot(B.getPtrTy(), "loop.low", nullptr);
+  Pre.Final = entrySlot(B.getPtrTy(), "loop.final", nullptr);
+  withoutReverse(B.CreateStore(Bytes, Pre.Bytes));
+  withoutReverse(B.CreateStore(Low, Pre.Low));
+  return {Low, Bytes};
+}
+
+void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
+                                      ScalarEvolution &SE, DominatorTree &DT) {
+  // The first kind this store gets: the footprint is new.
+  auto [Low, Bytes] = recordFootprint(Store, Where, SE, DT);
+  PreImage &Pre = PreImages[&Store];
+  BasicBlock *Preheader = Where.L->getLoopPreheader();
+  Instruction *At = Preheader->getTerminator();
+  IRBuilder<> B(At);
   Instruction *Copy;
   if (TheTape) {
     // On the tape: the reverse sweep takes the copy back where it reverses
@@ -348,11 +414,18 @@ void ReverseEmitter::copyLoopPreImage(StoreInst &Store, const Footprint &Where,
         B.CreateMemCpy(Pre.Copy, MaybeAlign(), Low, MaybeAlign(), Bytes)));
   }
   LoopPreImageCopy[Copy] = &Store;
-  Pre.Bytes = entrySlot(B.getInt64Ty(), "loop.bytes", B.getInt64(0));
-  Pre.Low = entrySlot(B.getPtrTy(), "loop.low", nullptr);
-  Pre.Final = entrySlot(B.getPtrTy(), "loop.final", nullptr);
-  withoutReverse(B.CreateStore(Bytes, Pre.Bytes));
-  withoutReverse(B.CreateStore(Low, Pre.Low));
+}
+
+void ReverseEmitter::keepEachPreImage(StoreInst &Store, const Footprint &Where,
+                                      ScalarEvolution &SE, DominatorTree &DT) {
+  recordFootprint(Store, Where, SE, DT);
+  IRBuilder<> B(&Store);
+  auto *Overwritten = B.CreateAlignedLoad(Store.getValueOperand()->getType(),
+                                          Store.getPointerOperand(),
+                                          Store.getAlign(), "store.pre.image");
+  Overwritten->setDebugLoc(Store.getDebugLoc());
+  withoutReverse(Overwritten);
+  PreImages[&Store].Overwritten = Overwritten;
 }
 
 Value *ReverseEmitter::withoutReverse(Value *V) {
@@ -411,6 +484,22 @@ void ReverseEmitter::restorePreImage(MemIntrinsic &Write, IRBuilderBase &B) {
                  MaybeAlign(), Bytes);
   if (OnHeap)
     callFree(B, Copy);
+}
+
+void ReverseEmitter::restoreEachPreImage(StoreInst &Store, IRBuilderBase &B) {
+  auto Found = PreImages.find(&Store);
+  if (Found == PreImages.end() || !Found->second.Overwritten)
+    return;
+  // The tape frame of the store's block holds what this execution
+  // overwrote.
+  TheTape->describeEntry(Found->second.Overwritten,
+                         "what a store overwrites, put back where the reverse "
+                         "sweep reverses the store");
+  Value *Before =
+      TheTape->read(*Store.getParent(), *ReverseOf[Store.getParent()],
+                    Found->second.Overwritten);
+  B.CreateAlignedStore(Before, primalValue(Store.getPointerOperand(), B),
+                       Store.getAlign());
 }
 
 void ReverseEmitter::restoreLoopPreImage(Instruction &Copy, IRBuilderBase &B) {

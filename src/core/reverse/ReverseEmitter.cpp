@@ -358,6 +358,8 @@ Error ReverseEmitter::fillReverseBlock(BasicBlock &BB) {
     for (Lane = 0; Lane < Req.Width; ++Lane)
       if (Error E = Active ? emitAdjoint(I, B) : emitMemoryAdjoint(I, B))
         return E;
+    if (auto *Store = dyn_cast<StoreInst>(&I))
+      restoreEachPreImage(*Store, B);
   }
   Lane = 0;
   branchBack(BB, B);

@@ -294,6 +294,9 @@ private:
     /// For a store in a loop: where its footprint starts (the footprint
     /// has one place per call; a slot keeps it for the ends of the sweeps).
     llvm::AllocaInst *Low = nullptr;
+    /// For a store put back at each of its executions: what it overwrites,
+    /// loaded just before it (a tape entry of its block).
+    llvm::LoadInst *Overwritten = nullptr;
   };
   /// Chooses the loads read from pre-images and emits the copies.
   void
@@ -303,7 +306,7 @@ private:
   /// Whether the reverse sweep can put back what \p Write overwrites
   /// before the reverse of \p Load (a memcpy/memmove/memset).
   bool canRestoreBulkWrite(llvm::LoadInst &Load, llvm::MemIntrinsic &Write,
-                           llvm::DominatorTree &DT);
+                           llvm::DominatorTree &DT, llvm::LoopInfo &LI);
   /// The same for a store in a loop: its footprint over the whole loop is
   /// copied where the loop is entered and put back where the reverse sweep
   /// leaves it.
@@ -319,9 +322,21 @@ private:
   bool hasOneValuePerCall(llvm::Value *V, unsigned Depth = 6);
   bool canRestoreLoopStore(llvm::LoadInst &Load, llvm::StoreInst &Store,
                            const Footprint &Where, llvm::LoopInfo &LI);
+  /// Whether putting back what \p Store overwrites at each of its
+  /// executions serves \p Load: it runs in a loop nested in the store's.
+  bool canRestoreEachStore(llvm::LoadInst &Load, llvm::StoreInst &Store,
+                           const Footprint &Where, llvm::LoopInfo &LI);
   void copyBulkPreImage(llvm::MemIntrinsic &Write, llvm::LoopInfo &LI);
   void copyLoopPreImage(llvm::StoreInst &Store, const Footprint &Where,
                         llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
+  void keepEachPreImage(llvm::StoreInst &Store, const Footprint &Where,
+                        llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
+  /// Where the loop of \p Where starts: its footprint's start and size,
+  /// kept in the slots of \p Store's pre-image; returns them there, or
+  /// nulls when an earlier call recorded them.
+  std::pair<llvm::Value *, llvm::Value *>
+  recordFootprint(llvm::StoreInst &Store, const Footprint &Where,
+                  llvm::ScalarEvolution &SE, llvm::DominatorTree &DT);
   /// Whether \p V can be computed at \p At: it is available there, or it
   /// has one value per call and copies of it and its operands can be.
   bool canMaterializeAt(llvm::Value *V, llvm::Instruction &At,
@@ -338,6 +353,9 @@ private:
   /// At the reverse of \p Copy, the copy of a loop's pre-image (where the
   /// reverse sweep leaves the loop): it goes back. Else nothing.
   void restoreLoopPreImage(llvm::Instruction &Copy, llvm::IRBuilderBase &B);
+  /// At the reverse of \p Store, when it is put back at each execution:
+  /// what it overwrote goes back.
+  void restoreEachPreImage(llvm::StoreInst &Store, llvm::IRBuilderBase &B);
   /// Marks \p V, added to a primal block for the pre-images, as having no
   /// reverse code; returns it.
   llvm::Value *withoutReverse(llvm::Value *V);

@@ -129,8 +129,9 @@ void Tape::explainEntry(Value *V) {
   ORE.emit([&] {
     return OptimizationRemarkAnalysis("slope", "Taped", I)
            << "the reverse sweep of '" << sourceName(F.getName()) << "' tapes "
-           << describeTapedValue(*I, LaterWriters) << " ("
-           << ore::NV("Bytes", slotBytes(V->getType()))
+           << (Descriptions.count(I) ? Descriptions.lookup(I)
+                                     : describeTapedValue(*I, LaterWriters))
+           << " (" << ore::NV("Bytes", slotBytes(V->getType()))
            << " bytes each time this runs)";
   });
 }

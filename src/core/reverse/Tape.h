@@ -16,6 +16,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
+#include <string>
+
 namespace slope {
 
 /// The alias scope list of the tape's entries: reads of the tape carry it
@@ -74,6 +76,11 @@ public:
     LaterWriters = std::move(W);
   }
 
+  /// What the emitters' own entry \p V holds, for remarks.
+  void describeEntry(llvm::Value *V, std::string What) {
+    Descriptions[V] = std::move(What);
+  }
+
 private:
   struct Frame {
     llvm::SmallVector<llvm::Value *, 8> Values;
@@ -107,6 +114,7 @@ private:
   llvm::SmallPtrSet<llvm::BasicBlock *, 16> Reserved;
   bool HasChunks = false;
   llvm::DenseMap<llvm::LoadInst *, llvm::Instruction *> LaterWriters;
+  llvm::DenseMap<llvm::Value *, std::string> Descriptions;
 };
 
 } // namespace slope

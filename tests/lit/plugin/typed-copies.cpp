@@ -2,7 +2,8 @@
 // by C++'s type rules (clang's alias tags) it cannot change the int indices
 // a CSR product reads: they are loaded again, not taped. A memcpy the user
 // writes may copy bytes into objects of any type, and a std::copy of ints
-// into the index array does change it: there the index is taped.
+// into the index array does change it: there the index is loaded again
+// only after the pre-image of that copy is put back.
 // RUN: %clangxx -std=c++17 -O2 -g -fplugin=%slope_plugin -Rpass-analysis=slope -I%include -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %clangxx -std=c++17 -O2 -g -fno-strict-aliasing -fplugin=%slope_plugin -Rpass-analysis=slope -I%include -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTRICT
 #include <slope/slope.hpp>
@@ -51,8 +52,9 @@ void use(double *a, double *da, int *col, const int *next, int n, int k,
                         slope::dup(y, dy));
 }
 
+// CHECK-NOT: 'productByMemcpy(double const*, int const*, int, int, double*, double*)' tapes a i32
 // CHECK-NOT: 'product(double const*, int const*, int, int, double*, double*)' tapes a i32
-// CHECK-DAG: typed-copies.cpp:17:23: remark: in the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' this value is loaded again (no later write may change that memory)
-// CHECK-DAG: typed-copies.cpp:27:23: remark: the reverse sweep of 'productByMemcpy(double const*, int const*, int, int, double*, double*)' tapes a i32 loaded from memory that a write through another pointer may change
-// CHECK-DAG: typed-copies.cpp:37:23: remark: in the reverse sweep of 'permuted(double const*, int*, int const*, int, int, double*, double*)' this value is loaded again after the pre-images of the writes that overwrite it are put back
-// NOSTRICT: typed-copies.cpp:17:23: remark: the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' tapes a i32 loaded from memory that a write through another pointer may change
+// CHECK-DAG: typed-copies.cpp:18:23: remark: in the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' this value is loaded again (no later write may change that memory)
+// CHECK-DAG: typed-copies.cpp:28:23: remark: in the reverse sweep of 'productByMemcpy(double const*, int const*, int, int, double*, double*)' this value is loaded again after the pre-images of the writes that overwrite it are put back
+// CHECK-DAG: typed-copies.cpp:38:23: remark: in the reverse sweep of 'permuted(double const*, int*, int const*, int, int, double*, double*)' this value is loaded again after the pre-images of the writes that overwrite it are put back
+// NOSTRICT: typed-copies.cpp:18:23: remark: the reverse sweep of 'product(double const*, int const*, int, int, double*, double*)' tapes a i32 loaded from memory that a write through another pointer may change
