@@ -23,6 +23,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/ADCE.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/Scalarizer.h"
@@ -228,6 +230,31 @@ void simplify(Function &F, bool ForDifferentiation) {
   }
   Loops.addPass(LoopSimplifyPass());
   Loops.run(F, FAM);
+}
+
+void simplifyDerivative(Function &F) {
+  simplify(F);
+  // SlopePass runs where the optimizer's pipeline starts: the passes that
+  // forward values through memory and drop dead stores have run on the
+  // primal but would not on the derivative. Its reverse sweep reads,
+  // zeroes and adds to shadows that those passes see through (an
+  // increment's shadow read, zeroed and written back unchanged).
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  FunctionPassManager FPM;
+  FPM.addPass(GVNPass());
+  FPM.addPass(DSEPass());
+  FPM.addPass(InstCombinePass());
+  FPM.addPass(SimplifyCFGPass());
+  FPM.run(F, FAM);
 }
 
 void removeDeadCode(Function &F) {

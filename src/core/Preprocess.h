@@ -30,6 +30,10 @@ llvm::Function *makeCallWrapper(llvm::Function &Target);
 /// LoopSimplify.
 void simplify(llvm::Function &F, bool ForDifferentiation = false);
 
+/// simplify, then the passes of the function pipeline that see through
+/// memory (GVN, dead store elimination): for finished derivatives.
+void simplifyDerivative(llvm::Function &F);
+
 /// Aggressive dead code elimination alone (dead cycles of phis included).
 void removeDeadCode(llvm::Function &F);
 

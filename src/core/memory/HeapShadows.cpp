@@ -20,6 +20,17 @@ FunctionCallee libc(Module &M, StringRef Name, Type *Ret,
   return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
 }
 
+/// Marks \p F as an allocator: what it returns is storage apart from every
+/// object its caller can reach (a fresh or a cached block, which nothing
+/// points into once freed), so alias analysis tells shadows apart from the
+/// derivative's arguments and from each other. Not inlined, so that the
+/// calls keep saying so.
+Function *allocator(Function *F) {
+  F->addRetAttr(Attribute::NoAlias);
+  F->addFnAttr(Attribute::NoInline);
+  return F;
+}
+
 /// Returns the helper \p Name, creating it with \p Build when missing.
 Function *helper(Module &M, StringRef Name, FunctionType *Type,
                  function_ref<void(Function &, IRBuilder<> &)> Build) {
@@ -48,7 +59,7 @@ void writeHeader(IRBuilderBase &B, Value *Data, Value *Bytes, Value *Base) {
 Function *allocFunction(Module &M, bool Zeroed = true) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  return helper(
+  return allocator(helper(
       M, Zeroed ? "slope.shadow.alloc" : "slope.shadow.alloc.unzeroed",
       FunctionType::get(Ptr, {I64}, false), [&](Function &F, IRBuilder<> &B) {
         Value *Bytes = F.getArg(0);
@@ -85,7 +96,7 @@ Function *allocFunction(Module &M, bool Zeroed = true) {
         Value *Data = B.CreateConstGEP1_64(B.getInt8Ty(), Base, HeaderBytes);
         writeHeader(B, Data, Bytes, Base);
         B.CreateRet(Data);
-      });
+      }));
 }
 
 /// slope.shadow.alloc.aligned(bytes, alignment): the data starts one
@@ -93,21 +104,21 @@ Function *allocFunction(Module &M, bool Zeroed = true) {
 Function *alignedAllocFunction(Module &M) {
   LLVMContext &Ctx = M.getContext();
   Type *Ptr = PointerType::getUnqual(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  return helper(M, "slope.shadow.alloc.aligned",
-                FunctionType::get(Ptr, {I64, I64}, false),
-                [&](Function &F, IRBuilder<> &B) {
-                  Value *Bytes = F.getArg(0);
-                  Value *Align = B.CreateBinaryIntrinsic(
-                      Intrinsic::umax, F.getArg(1), B.getInt64(HeaderBytes));
-                  // One alignment in front for the header, the rest for the
-                  // data.
-                  Value *Base =
-                      callAlignedAlloc(B, Align, B.CreateAdd(Bytes, Align));
-                  Value *Data = B.CreateGEP(B.getInt8Ty(), Base, Align);
-                  B.CreateMemSet(Data, B.getInt8(0), Bytes, MaybeAlign());
-                  writeHeader(B, Data, Bytes, Base);
-                  B.CreateRet(Data);
-                });
+  return allocator(helper(
+      M, "slope.shadow.alloc.aligned",
+      FunctionType::get(Ptr, {I64, I64}, false),
+      [&](Function &F, IRBuilder<> &B) {
+        Value *Bytes = F.getArg(0);
+        Value *Align = B.CreateBinaryIntrinsic(Intrinsic::umax, F.getArg(1),
+                                               B.getInt64(HeaderBytes));
+        // One alignment in front for the header, the rest for the
+        // data.
+        Value *Base = callAlignedAlloc(B, Align, B.CreateAdd(Bytes, Align));
+        Value *Data = B.CreateGEP(B.getInt8Ty(), Base, Align);
+        B.CreateMemSet(Data, B.getInt8(0), Bytes, MaybeAlign());
+        writeHeader(B, Data, Bytes, Base);
+        B.CreateRet(Data);
+      }));
 }
 
 /// slope.shadow.free(shadow): frees header and data; null is fine.

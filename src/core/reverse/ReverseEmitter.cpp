@@ -455,7 +455,7 @@ Expected<Function *> ReverseEmitter::run() {
   if (Error E = verifyGenerated(*Derivative))
     return std::move(E);
   factorAdjoints();
-  simplify(*Derivative);
+  simplifyDerivative(*Derivative);
   return Derivative;
 }
 

@@ -67,7 +67,14 @@ void ReverseEmitter::emitLoadAdjoint(LoadInst &Load, Value *Adjoint,
   // do not make the shadows' own data pointers look changed).
   auto *Old = B.CreateAlignedLoad(Load.getType(), Shadow, Load.getAlign());
   Old->copyMetadata(Load, {LLVMContext::MD_tbaa});
-  B.CreateAlignedStore(B.CreateFAdd(Old, Adjoint), Shadow, Load.getAlign())
+  // The sign of a zero adjoint means nothing: without it, the reverse of
+  // an increment (`*p += t`: p's shadow read and zeroed, then added to
+  // again) folds back to the value read, and the shadow's load, zeroing
+  // and store go away.
+  auto *Sum = B.CreateFAdd(Old, Adjoint);
+  if (auto *Add = dyn_cast<Instruction>(Sum))
+    Add->setHasNoSignedZeros(true);
+  B.CreateAlignedStore(Sum, Shadow, Load.getAlign())
       ->copyMetadata(Load, {LLVMContext::MD_tbaa});
 }
 

@@ -29,7 +29,7 @@ define void @caller(ptr %x, ptr %dx, ptr %out) {
 ; CHECK-LABEL: define internal { double } @f.slope.reverse.D(
 ; CHECK: %buf.shadow = call ptr @slope.shadow.alloc.aligned(i64 64, i64 64)
 ; CHECK: call void @slope.shadow.free(ptr nonnull %buf.shadow)
-; CHECK-LABEL: define internal ptr @slope.shadow.alloc.aligned(i64 %0, i64 %1)
+; CHECK-LABEL: define internal noalias ptr @slope.shadow.alloc.aligned(i64 %0, i64 %1)
 ; CHECK: call ptr @aligned_alloc(
 ; CHECK: call void @llvm.memset
 ; CHECK-LABEL: define internal void @slope.shadow.free(ptr %0)

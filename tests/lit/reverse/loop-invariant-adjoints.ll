@@ -98,7 +98,7 @@ define void @caller(ptr %x, ptr %c, i64 %n, ptr %dx, ptr %dc, ptr %out) {
 ; CHECK: br i1 %{{.*}}, label %loop.rev.leave, label %loop.rev
 ; CHECK: loop.rev.leave:
 ; CHECK-NEXT: %[[OLD:.*]] = load double, ptr %c.shadow, align 8
-; CHECK-NEXT: %[[NEW:.*]] = fadd double %[[OLD]],
+; CHECK-NEXT: %[[NEW:.*]] = fadd nsz double %[[OLD]],
 ; CHECK-NEXT: store double %[[NEW]], ptr %c.shadow, align 8
 
 ; REMARK-DAG: this value is read once before its loop: no write in the loop may change it

@@ -41,7 +41,7 @@ define void @caller(ptr %x, ptr %y, ptr %dx, ptr %dy) {
 ; CHECK: call void @slope.shadow.free(ptr
 
 ; A kept block when one fits (zeroed again), else calloc.
-; CHECK-LABEL: define internal ptr @slope.shadow.alloc(i64 %0)
+; CHECK-LABEL: define internal noalias ptr @slope.shadow.alloc(i64 %0)
 ; CHECK: [[TOTAL:%.*]] = add i64 %0, 16
 ; CHECK: [[KEPT:%.*]] = call ptr @slope.shadow.cache.take(i64 [[TOTAL]])
 ; CHECK: br i1 {{.*}}, label %allocate, label %reuse

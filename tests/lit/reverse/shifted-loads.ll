@@ -58,7 +58,7 @@ define void @caller(ptr %v, ptr %start, i64 %n, ptr %dv, ptr %out) {
 ; The row's start is loaded again at start + 4 * (the row the reverse
 ; sweep is in).
 ; CHECK-LABEL: define internal { double } @rows.slope.reverse.DII(
-; CHECK-DAG: %begin.again = load i32, ptr [[ADDR:%[0-9]+]]
+; CHECK-DAG: %begin.again{{[0-9]*}} = load i32, ptr [[ADDR:%[0-9]+]]
 ; CHECK-DAG: [[OFFSET:%.*]] = shl i64 %reverse.iteration{{.*}}, 2
 ; CHECK-DAG: [[ADDR]] = getelementptr i8, ptr %start, i64 [[OFFSET]]
 ; CHECK-DAG: %nonempty.redo{{.*}} = icmp slt i32 %begin.again
