@@ -12,6 +12,7 @@
 #include "LibDevice.h"
 #include "MarkerCall.h"
 #include "PrivateAdjoints.h"
+#include "ReverseVectorize.h"
 #include "ReverseVerify.h"
 #include "Rules.h"
 #include "SourceTypes.h"
@@ -514,6 +515,10 @@ void registerSlopePass(PassBuilder &PB) {
           FPM.addPass(PrivateAdjointsPass());
           return true;
         }
+        if (Name == "slope-reverse-vectorize") {
+          FPM.addPass(ReverseLoopVectorizePass());
+          return true;
+        }
         if (Name != "slope-adjoint-windows")
           return false;
         FPM.addPass(AdjointWindowsPass());
@@ -533,6 +538,7 @@ void registerSlopePass(PassBuilder &PB) {
       [](FunctionPassManager &FPM, OptimizationLevel) {
         FPM.addPass(PrivateAdjointsPass());
         FPM.addPass(AdjointWindowsPass());
+        FPM.addPass(ReverseLoopVectorizePass());
       });
   // The link of an -flto build: requests the compile steps left (targets
   // defined in other files), now that the module holds every file.
