@@ -181,19 +181,29 @@ bool hasIrreducibleCycles(Function &F) {
   return containsIrreducibleCFG<const BasicBlock *>(RPO, LI);
 }
 
-} // namespace
-
-void simplify(Function &F, bool ForDifferentiation) {
+/// Analysis managers as a fresh PassBuilder registers them, linked to each
+/// other: a function pipeline run outside the optimizer's needs the module
+/// level too (alias analysis asks for it).
+struct Analyses {
+  PassBuilder PB; // the registered analyses refer to it
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  Analyses() {
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  }
+};
+
+} // namespace
+
+void simplify(Function &F, bool ForDifferentiation) {
+  Analyses A;
+  FunctionAnalysisManager &FAM = A.FAM;
 
   FunctionPassManager FPM;
   FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
@@ -239,22 +249,13 @@ void simplifyDerivative(Function &F) {
   // primal but would not on the derivative. Its reverse sweep reads,
   // zeroes and adds to shadows that those passes see through (an
   // increment's shadow read, zeroed and written back unchanged).
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  Analyses A;
   FunctionPassManager FPM;
   FPM.addPass(GVNPass());
   FPM.addPass(DSEPass());
   FPM.addPass(InstCombinePass());
   FPM.addPass(SimplifyCFGPass());
-  FPM.run(F, FAM);
+  FPM.run(F, A.FAM);
 }
 
 void removeDeadCode(Function &F) {
