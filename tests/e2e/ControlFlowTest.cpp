@@ -3,6 +3,7 @@
 #include "Check.h"
 
 #include <slope/slope.hpp>
+#include <slope/testing.hpp>
 
 #include <cmath>
 #include <tuple>
@@ -71,6 +72,43 @@ double jumpIntoLoop(double x, int n, int start) {
   return s;
 }
 
+// A loop entered in the middle whose other half carries an accumulator
+// through a branch: after the loop is made reducible, the guard's phis
+// take other phis of the guard as incoming values (fuzz seed 1278 at -O0).
+double jumpOverTheAccumulator(double *x, int n, double s) {
+  double acc = 0.5 * s;
+  int k = n - 1;
+  if (n > 1)
+    goto second;
+first:
+  acc = 0.7 * acc + 0.3 * (x[k] > 0 ? std::exp(x[k]) : std::log1p(x[k]));
+second:
+  x[k] = 0.5 * x[k] + 0.1 * s;
+  if (--k >= 0)
+    goto first;
+  return acc;
+}
+
+// Values that trade places each iteration: a header phi's incoming value
+// is the other phi, in either order of declaration.
+double rotateAB(double a, double b, int n) {
+  for (int i = 0; i < n; ++i) {
+    double t = a;
+    a = 0.9 * b + 0.2 * std::sin(t);
+    b = t;
+  }
+  return a + 2 * b;
+}
+
+double rotateBA(double a, double b, int n) {
+  for (int i = 0; i < n; ++i) {
+    double t = b;
+    b = 0.9 * a + 0.2 * std::sin(t);
+    a = t;
+  }
+  return a + 2 * b;
+}
+
 double duffsDevice(const double *x, int n) {
   double s = 0;
   int i = 0, rounds = (n + 3) / 4;
@@ -123,6 +161,24 @@ TEST(ControlFlow, JumpIntoALoop) {
           Reference, 1e-7))
           << "forward, start " << Start << ", n " << N;
     }
+}
+
+TEST(ControlFlow, JumpOverAnAccumulator) {
+  for (int N : {1, 2, 3, 6}) {
+    std::vector<double> X = check::wave(N, 0.8), DX(N);
+    EXPECT_TRUE(slope::testing::check_gradient<jumpOverTheAccumulator>(
+        slope::dup(X.data(), DX.data(), N), N, 0.7))
+        << "n " << N;
+  }
+}
+
+TEST(ControlFlow, ValuesThatTradePlaces) {
+  for (int N : {0, 1, 2, 5}) {
+    EXPECT_TRUE(slope::testing::check_gradient<rotateAB>(0.3, -0.6, N))
+        << "n " << N;
+    EXPECT_TRUE(slope::testing::check_gradient<rotateBA>(0.3, -0.6, N))
+        << "n " << N;
+  }
 }
 
 TEST(ControlFlow, DuffsDevice) {

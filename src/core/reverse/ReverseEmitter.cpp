@@ -272,13 +272,22 @@ const DerivativeRule *ReverseEmitter::ruleReversing(Instruction &I) {
 
 void ReverseEmitter::moveAdjointsAlongEdge(BasicBlock &From, BasicBlock &To,
                                            IRBuilderBase &B) {
+  // The phis of To take their incoming values at once: all adjoints are
+  // read and consumed before any is added to an incoming value (which may
+  // be another phi of To, the previous iteration's instance).
+  SmallVector<std::tuple<PHINode *, unsigned, Value *>, 8> Moves;
   for (PHINode &Phi : To.phis())
     if (Activity->isActive(&Phi))
-      for (Lane = 0; Lane < Req.Width; ++Lane) {
-        accumulate(Phi.getIncomingValueForBlock(&From), loadAdjoint(&Phi, B),
-                   B);
-        consumeAdjoint(&Phi, B);
-      }
+      for (Lane = 0; Lane < Req.Width; ++Lane)
+        Moves.emplace_back(&Phi, Lane, loadAdjoint(&Phi, B));
+  for (auto &[Phi, MoveLane, Adjoint] : Moves) {
+    Lane = MoveLane;
+    consumeAdjoint(Phi, B);
+  }
+  for (auto &[Phi, MoveLane, Adjoint] : Moves) {
+    Lane = MoveLane;
+    accumulate(Phi->getIncomingValueForBlock(&From), Adjoint, B);
+  }
   Lane = 0;
   enterLoopsInReverse(From, To, B);
   B.CreateBr(ReverseOf[&From]);
