@@ -31,7 +31,9 @@ Value *ShadowMap::get(Value *Pointer) const {
 
 bool ShadowMap::hasHeapShadow(Value *Pointer,
                               SmallPtrSetImpl<Value *> &Visiting) const {
-  if (isa<ConstantPointerNull>(Pointer))
+  // (undef: a path that never uses the pointer, as a phi of a value
+  // computed on one branch only gets from the others)
+  if (isa<ConstantPointerNull>(Pointer) || isa<UndefValue>(Pointer))
     return true;
   if (auto *Call = dyn_cast<CallBase>(Pointer))
     return Activity.isShadowed(Call) && !PrimalAllocated.contains(Call) &&
@@ -65,7 +67,7 @@ bool ShadowMap::hasHeapShadow(Value *Pointer,
 
 bool ShadowMap::holdsHeapShadowedPointers(
     Value *Object, SmallPtrSetImpl<Value *> &Visiting) const {
-  if (isa<ConstantPointerNull>(Object))
+  if (isa<ConstantPointerNull>(Object) || isa<UndefValue>(Object))
     return true;
   auto *Call = dyn_cast<CallBase>(Object);
   // Fresh memory: what it holds, this function put there.
