@@ -26,8 +26,11 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
     return Existing;
   const CustomRule *Rule = Req.Rules ? Req.Rules->ruleFor(&Target) : nullptr;
   bool HasRule =
-      Rule && (Req.Mode == DiffMode::Forward ? Rule->servesForward()
-                                             : Rule->servesReverse());
+      Rule &&
+      (Req.Mode == DiffMode::Forward
+           ? Rule->servesForward() &&
+                 (Rule->forwardServesLanes(Req.Width) || Target.isDeclaration())
+           : Rule->servesReverse());
   if (Target.isDeclaration() && !HasRule)
     return make_error<DiffError>("cannot differentiate '" +
                                  sourceName(Target.getName()) +

@@ -210,6 +210,35 @@ TEST(Checkpoint, ForwardModeEqualsTaped) {
   }
 }
 
+// Several tangents at once: the forward rule would run the loop once per
+// lane, so vector mode differentiates the loop's body instead.
+TEST(Checkpoint, ForwardLanesEqualTaped) {
+  const int n = 8, steps = 21;
+  Field a = start(n), b = start(n);
+  Field a0 = zeros(n), a1 = zeros(n), b0 = zeros(n), b1 = zeros(n);
+  a0.u[1] = b0.u[1] = 1.0;
+  a1.u[4] = b1.u[4] = 1.0;
+  a1.dt = b1.dt = 0.5;
+  auto [through, throughTangents] =
+      slope::value_and_derivative<checkpointed<2>>(
+          slope::dup(a, slope::lanes(&a0, &a1)), steps);
+  auto [plain, plainTangents] = slope::value_and_derivative<taped>(
+      slope::dup(b, slope::lanes(&b0, &b1)), steps);
+  EXPECT_TRUE(check::near(through, plain, 1e-13, 0));
+  for (int lane = 0; lane < 2; ++lane)
+    EXPECT_TRUE(
+        check::near(throughTangents[lane], plainTangents[lane], 1e-13, 1e-15))
+        << lane;
+  EXPECT_TRUE(sameGradient(a0, b0));
+  EXPECT_TRUE(sameGradient(a1, b1));
+  // And each lane is the one-tangent derivative.
+  Field c = start(n), c1 = zeros(n);
+  c1.u[4] = 1.0;
+  c1.dt = 0.5;
+  double single = slope::derivative<checkpointed<2>>(slope::dup(c, c1), steps);
+  EXPECT_TRUE(check::near(throughTangents[1], single, 1e-13, 1e-15));
+}
+
 namespace {
 
 /// A state that counts its steps where copies do not reset the count.

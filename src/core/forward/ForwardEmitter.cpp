@@ -182,9 +182,10 @@ Error ForwardEmitter::emitInstruction(Instruction &I) {
     const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
     if (Custom && Custom->Forward)
       return emitCustomForward(*Call, *Custom);
-    if (Custom && Custom->EnzymeForward)
-      return emitEnzymeRuleForward(*Call, *Custom);
     bool Differentiable = isDifferentiableCall(*Call);
+    if (Custom && Custom->EnzymeForward &&
+        (Custom->forwardServesLanes(Req.Width) || !Differentiable))
+      return emitEnzymeRuleForward(*Call, *Custom);
     if (Differentiable && Activity->isActive(Call) && !findRule(I))
       return emitCallForward(*Call);
     if (Differentiable && !Activity->isActive(Call) &&

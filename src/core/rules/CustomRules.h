@@ -43,6 +43,12 @@ struct CustomRule {
   bool AppliesToEveryCall = false;
 
   bool servesForward() const { return Forward || EnzymeForward; }
+  /// Whether the forward rule serves \p Width lanes at once: one that runs
+  /// instead of the call would run it once per lane. Where it cannot, the
+  /// target's body is differentiated (when it has one).
+  bool forwardServesLanes(unsigned Width) const {
+    return Forward || (EnzymeForward && (!ForwardRunsPrimal || Width == 1));
+  }
   bool servesReverse() const { return Pullback || EnzymeReverse; }
 };
 
