@@ -1,12 +1,14 @@
 // A two-layer perceptron written with Eigen (dynamic matrices mapped over
 // the parameter array): h = tanh(W1·X + b1), loss = ½‖W2·h − T‖² over a
 // batch. Gradient with respect to W1, b1 and W2; the hand-written one is
-// the textbook backward pass, in Eigen too.
+// the textbook backward pass, in Eigen too. Slope differentiates the two
+// products with slope/eigen.hpp's rules, as a user of Eigen would.
 #include "../Kernel.h"
 
 #include <slope/slope.hpp>
 
 #include <Eigen/Dense>
+#include <slope/eigen.hpp>
 
 #include <vector>
 
