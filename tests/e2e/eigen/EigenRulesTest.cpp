@@ -64,6 +64,14 @@ double perceptron(const double *w, const double *x, int in, int hidden,
   return 0.5 * (W2 * H).squaredNorm();
 }
 
+/// Both operands one matrix (and one shadow): A A and A^T A.
+double selfProducts(const double *a, int n) {
+  Map<const MatrixXd> A(a, n, n);
+  MatrixXd S = A * A, G = A.transpose() * A;
+  return 0.5 * S.squaredNorm() + G.trace() +
+         0.1 * (S.array() * G.array()).sum();
+}
+
 double squaredProduct(const double *a, const double *b, int n) {
   Map<const MatrixXd> A(a, n, n), B(b, n, n);
   return 0.5 * (A * B).squaredNorm();
@@ -166,6 +174,14 @@ TEST(EigenRules, ConstantInputsHaveNoShadow) {
                                              hidden, batch);
     EXPECT_TRUE(check::near(t, fd[i], 1e-6, 1e-8)) << "forward w[" << i << "]";
   }
+}
+
+TEST(EigenRules, OneMatrixAsBothOperands) {
+  const int n = Size + 1;
+  std::vector<double> a = check::wave(n * n, 0.3), da(a.size(), 0.0);
+  slope::grad<selfProducts>(slope::dup(a.data(), da.data()), n);
+  auto f = [&] { return selfProducts(a.data(), n); };
+  expectNear(da, differences(f, a), "a");
 }
 
 TEST(EigenRules, FloatOperandsMatchTheDoubleGradient) {
