@@ -24,6 +24,9 @@
 // column-major result (Eigen turns a row-major result into that form).
 // Complex scalars, and products Eigen evaluates coefficient-wise (small or
 // fixed sizes, matrix-vector products), are differentiated as before.
+// Eigen's multi-threaded products (-fopenmp with Eigen::nbThreads() > 1)
+// stop the program with a message: their threads would add into one
+// shadow of B at once.
 #ifndef SLOPE_EIGEN_HPP
 #define SLOPE_EIGEN_HPP
 
@@ -31,6 +34,8 @@
 
 #include <Eigen/Core>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <type_traits>
 
@@ -46,6 +51,19 @@ using Gemm =
 template <class Scalar>
 using Blocking = Eigen::internal::level3_blocking<Scalar, Scalar>;
 using ParallelInfo = Eigen::internal::GemmParallelInfo<Index>;
+
+/// Eigen's multi-threaded product (-fopenmp, more than one thread) hands
+/// each thread a slice of the rows with the shared parallel info: the
+/// threads' adjoints of B would add into one shadow at once. Stop rather
+/// than race.
+inline void requireOneThread(const ParallelInfo *info) {
+  if (!info)
+    return;
+  std::fprintf(stderr, "slope: slope/eigen.hpp's product rules do not support "
+                       "Eigen's multi-threaded products; call "
+                       "Eigen::setNbThreads(1) around differentiated code\n");
+  std::abort();
+}
 
 /// Column-major scratch for one product: Eigen's own blocking sizes.
 template <class Scalar>
@@ -110,6 +128,7 @@ void gemmForward(Index rows, Index cols, Index depth, const Scalar *lhs,
                  Index resStride, Scalar alpha, Scalar dalpha,
                  Blocking<Scalar> &blocking, Blocking<Scalar> *,
                  ParallelInfo *info, ParallelInfo *) {
+  requireOneThread(info);
   auto add = multiplyAdd<Scalar, LhsOrder, RhsOrder>;
   if (dres && dlhs)
     add(rows, cols, depth, dlhs, lhsStride, rhs, rhsStride, dres, resStride,
@@ -131,6 +150,7 @@ void *gemmAugmented(Index rows, Index cols, Index depth, const Scalar *lhs,
                     Index rhsStride, Scalar *res, Scalar *dres, Index resIncr,
                     Index resStride, Scalar alpha, Blocking<Scalar> &blocking,
                     Blocking<Scalar> *, ParallelInfo *info, ParallelInfo *) {
+  requireOneThread(info);
   ProductRecord<Scalar> *record = nullptr;
   // Without the result's shadow nothing flows back through the product.
   if (dres) {
