@@ -64,6 +64,16 @@ double perceptron(const double *w, const double *x, int in, int hidden,
   return 0.5 * (W2 * H).squaredNorm();
 }
 
+/// Products in a loop whose count is known at run time: each product's
+/// record goes on the tape, X is overwritten by the next step's product.
+double iterated(const double *a, const double *x0, int n, int steps) {
+  Map<const MatrixXd> A(a, n, n);
+  MatrixXd X = Map<const MatrixXd>(x0, n, n);
+  for (int s = 0; s < steps; ++s)
+    X = (A * X).array().tanh().matrix();
+  return 0.5 * X.squaredNorm();
+}
+
 /// Both operands one matrix (and one shadow): A A and A^T A.
 double selfProducts(const double *a, int n) {
   Map<const MatrixXd> A(a, n, n);
@@ -173,6 +183,26 @@ TEST(EigenRules, ConstantInputsHaveNoShadow) {
                                              slope::constant(x.data()), in,
                                              hidden, batch);
     EXPECT_TRUE(check::near(t, fd[i], 1e-6, 1e-8)) << "forward w[" << i << "]";
+  }
+}
+
+TEST(EigenRules, ProductsInALoop) {
+  const int n = Size, steps = 4;
+  std::vector<double> a = check::wave(n * n, 0.3), x = check::wave(n * n, 0.5);
+  std::vector<double> da(a.size(), 0.0), dx(x.size(), 0.0);
+  slope::grad<iterated>(slope::dup(a.data(), da.data()),
+                        slope::dup(x.data(), dx.data()), n, steps);
+  auto f = [&] { return iterated(a.data(), x.data(), n, steps); };
+  std::vector<double> fa = differences(f, a), fx = differences(f, x);
+  expectNear(da, fa, "a");
+  expectNear(dx, fx, "x");
+  for (std::size_t i = 0; i < a.size(); i += 11) {
+    std::vector<double> ta(a.size(), 0.0), tx(x.size(), 0.0);
+    ta[i] = 1;
+    double t =
+        slope::derivative<iterated>(slope::dup(a.data(), ta.data()),
+                                    slope::dup(x.data(), tx.data()), n, steps);
+    EXPECT_TRUE(check::near(t, fa[i], 1e-6, 1e-8)) << "forward a[" << i << "]";
   }
 }
 
