@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -61,20 +62,21 @@ template <int Order> Index offsetOf(Index i, Index j, Index stride) {
   return Order == Eigen::RowMajor ? i * stride + j : i + j * stride;
 }
 
-/// A copy of a rows x cols operand, packed column-major.
+/// Copies a rows x cols operand into \p copy, packed column-major.
 template <int Order, class Scalar>
-Scalar *packedCopy(const Scalar *from, Index rows, Index cols, Index stride) {
-  Scalar *copy = new Scalar[std::size_t(rows * cols)];
+void packInto(Scalar *copy, const Scalar *from, Index rows, Index cols,
+              Index stride) {
   for (Index j = 0; j < cols; ++j)
     for (Index i = 0; i < rows; ++i)
       copy[i + j * rows] = from[offsetOf<Order>(i, j, stride)];
-  return copy;
 }
 
 /// What the reverse sweep of one product needs: A and B as they were,
-/// packed column-major.
+/// packed column-major, in one block (fewer fresh pages to fault in for
+/// large operands than two).
 template <class Scalar> struct ProductRecord {
-  std::unique_ptr<Scalar[]> lhs, rhs;
+  std::unique_ptr<Scalar[]> storage;
+  Scalar *lhs, *rhs;
 };
 
 /// to += alpha * step (rows x cols, packed column-major) for an operand
@@ -126,8 +128,11 @@ void *gemmAugmented(Index rows, Index cols, Index depth, const Scalar *lhs,
   // Without the result's shadow nothing flows back through the product.
   if (dres) {
     record = new ProductRecord<Scalar>;
-    record->lhs.reset(packedCopy<LhsOrder>(lhs, rows, depth, lhsStride));
-    record->rhs.reset(packedCopy<RhsOrder>(rhs, depth, cols, rhsStride));
+    record->storage.reset(new Scalar[std::size_t(rows * depth + depth * cols)]);
+    record->lhs = record->storage.get();
+    record->rhs = record->lhs + rows * depth;
+    packInto<LhsOrder>(record->lhs, lhs, rows, depth, lhsStride);
+    packInto<RhsOrder>(record->rhs, rhs, depth, cols, rhsStride);
   }
   Gemm<Scalar, LhsOrder, RhsOrder>::run(rows, cols, depth, lhs, lhsStride, rhs,
                                         rhsStride, res, resIncr, resStride,
@@ -148,30 +153,36 @@ Scalar gemmReverse(Index rows, Index cols, Index depth, const Scalar *,
       static_cast<ProductRecord<Scalar> *>(tape));
   if (!record)
     return Scalar(0);
-  const Scalar *A = record->lhs.get(), *B = record->rhs.get();
+  const Scalar *A = record->lhs, *B = record->rhs;
   constexpr int Col = Eigen::ColMajor, Row = Eigen::RowMajor;
   // <dC, A B> = <dC B^T, A> = <A^T dC, B>: from a product the shadows
   // need anyway. The packed copies are column-major; their transposes
-  // are the same bytes read row-major.
+  // are the same bytes read row-major. One scratch block serves both
+  // products (one block: fewer fresh pages for large operands).
+  std::size_t lhsSize = std::size_t(rows * depth),
+              rhsSize = std::size_t(depth * cols);
+  std::unique_ptr<Scalar[]> step(
+      new Scalar[lhsSize > rhsSize ? lhsSize : rhsSize]);
+  Scalar dalpha(0);
   if (dlhs || !drhs) {
-    std::unique_ptr<Scalar[]> step(new Scalar[std::size_t(rows * depth)]());
+    std::fill(step.get(), step.get() + lhsSize, Scalar(0));
     multiplyAdd<Scalar, Col, Row>(rows, depth, cols, dres, resStride, B, depth,
                                   step.get(), rows, Scalar(1));
-    Scalar dalpha(0);
     if (dlhs)
       dalpha = addScaled<LhsOrder>(dlhs, lhsStride, step.get(), A, rows, depth,
                                    alpha);
     else
-      for (Index k = 0; k < rows * depth; ++k)
+      for (std::size_t k = 0; k < lhsSize; ++k)
         dalpha += step[k] * A[k];
-    if (!drhs)
-      return dalpha;
   }
-  std::unique_ptr<Scalar[]> step(new Scalar[std::size_t(depth * cols)]());
-  multiplyAdd<Scalar, Row, Col>(depth, cols, rows, A, rows, dres, resStride,
-                                step.get(), depth, Scalar(1));
-  return addScaled<RhsOrder>(drhs, rhsStride, step.get(), B, depth, cols,
-                             alpha);
+  if (drhs) {
+    std::fill(step.get(), step.get() + rhsSize, Scalar(0));
+    multiplyAdd<Scalar, Row, Col>(depth, cols, rows, A, rows, dres, resStride,
+                                  step.get(), depth, Scalar(1));
+    dalpha =
+        addScaled<RhsOrder>(drhs, rhsStride, step.get(), B, depth, cols, alpha);
+  }
+  return dalpha;
 }
 
 /// {run, forward, augmented forward, reverse} in Enzyme's conventions.
