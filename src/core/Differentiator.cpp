@@ -30,7 +30,8 @@ Expected<Function *> getDerivative(const DiffRequest &Req) {
       (Req.Mode == DiffMode::Forward
            ? Rule->servesForward() &&
                  (Rule->forwardServesLanes(Req.Width) || Target.isDeclaration())
-           : Rule->servesReverse());
+           : Rule->servesReverse() && (Rule->reverseServesLanes(Req.Width) ||
+                                       Target.isDeclaration()));
   if (Target.isDeclaration() && !HasRule)
     return make_error<DiffError>("cannot differentiate '" +
                                  sourceName(Target.getName()) +

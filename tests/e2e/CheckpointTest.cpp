@@ -239,6 +239,17 @@ TEST(Checkpoint, ForwardLanesEqualTaped) {
   EXPECT_TRUE(check::near(throughTangents[1], single, 1e-13, 1e-15));
 }
 
+// Reverse mode with two lanes: the rules keep one record per call, so the
+// loop's body is differentiated instead (taped); each lane is the gradient.
+TEST(Checkpoint, ReverseLanesEqualTaped) {
+  const int n = 8, steps = 21;
+  Field a = start(n), d0 = zeros(n), d1 = zeros(n);
+  slope::grad<checkpointed<2>>(slope::dup(a, slope::lanes(&d0, &d1)), steps);
+  Field taped = gradientOf<checkpointed<2>>(n, steps);
+  EXPECT_TRUE(sameGradient(d0, taped));
+  EXPECT_TRUE(sameGradient(d1, taped));
+}
+
 namespace {
 
 /// A state that counts its steps where copies do not reset the count.

@@ -66,12 +66,21 @@ Error ReverseEmitter::splitCalls() {
     DiffRequest CalleeReq =
         requestForCall(*Call, DiffMode::Reverse, *Activity, Req);
     const CustomRule *Custom = customRuleOfCall(*Call, Req.Rules);
-    if (isCheckpointedLoop(*Call))
+    // With several lanes the callee's body stands in for rules that keep
+    // one record per call (see CustomRule::reverseServesLanes).
+    bool ByRule = Custom && Custom->EnzymeReverse &&
+                  Custom->reverseServesLanes(Req.Width);
+    if (Custom && Custom->EnzymeReverse && !ByRule &&
+        !isDifferentiableCall(*Call))
+      return unsupported(*Call, "vector mode (slope::lanes) through a call "
+                                "whose rules keep a record between an "
+                                "augmented forward and a reverse part is not "
+                                "supported yet");
+    if (ByRule && isCheckpointedLoop(*Call))
       if (std::optional<std::string> Why = notReExecutable(*Call))
         return unsupported(*Call, *Why);
-    Expected<SplitDerivative> Parts = Custom && Custom->EnzymeReverse
-                                          ? enzymeSplit(*Custom, CalleeReq)
-                                          : getSplitDerivative(CalleeReq);
+    Expected<SplitDerivative> Parts = ByRule ? enzymeSplit(*Custom, CalleeReq)
+                                             : getSplitDerivative(CalleeReq);
     if (Parts && isParallelRegion(*Call))
       Parts = teamParts(*Parts, *Call);
     if (!Parts)
@@ -87,7 +96,7 @@ Error ReverseEmitter::splitCalls() {
     CallInst *Augmented = B.CreateCall(Parts->Augmented, Args);
     Augmented->setDebugLoc(ruleCallLocation(*Call));
     Augmented->takeName(Call);
-    if (isCheckpointedLoop(*Call))
+    if (ByRule && isCheckpointedLoop(*Call))
       explainAtUserCall(*Augmented, checkpointedLoopCost(*Call));
     Value *Record = B.CreateLoad(B.getPtrTy(), RecordSlot, "record");
     Call->replaceAllUsesWith(Augmented);

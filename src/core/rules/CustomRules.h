@@ -49,6 +49,13 @@ struct CustomRule {
   bool forwardServesLanes(unsigned Width) const {
     return Forward || (EnzymeForward && (!ForwardRunsPrimal || Width == 1));
   }
+  /// Whether the reverse rules serve \p Width lanes: a pullback runs once
+  /// per lane, but an augmented forward runs the call once and keeps one
+  /// record for one reverse part. Where they cannot, the target's body is
+  /// differentiated (when it has one).
+  bool reverseServesLanes(unsigned Width) const {
+    return Pullback || (EnzymeReverse && Width == 1);
+  }
   bool servesReverse() const { return Pullback || EnzymeReverse; }
 };
 

@@ -74,6 +74,14 @@ double iterated(const double *a, const double *x0, int n, int steps) {
   return 0.5 * X.squaredNorm();
 }
 
+/// Two results, for reverse mode with a lane per result.
+void twoResults(const double *a, const double *b, int n, double *out) {
+  Map<const MatrixXd> A(a, n, n), B(b, n, n);
+  MatrixXd C = A * B;
+  out[0] = 0.5 * C.squaredNorm();
+  out[1] = C.array().sin().sum();
+}
+
 /// Both operands one matrix (and one shadow): A A and A^T A.
 double selfProducts(const double *a, int n) {
   Map<const MatrixXd> A(a, n, n);
@@ -203,6 +211,34 @@ TEST(EigenRules, ProductsInALoop) {
         slope::derivative<iterated>(slope::dup(a.data(), ta.data()),
                                     slope::dup(x.data(), tx.data()), n, steps);
     EXPECT_TRUE(check::near(t, fa[i], 1e-6, 1e-8)) << "forward a[" << i << "]";
+  }
+}
+
+// The rules keep one record per call, so with lanes the kernel's body is
+// differentiated instead; each lane equals its own one-lane gradient.
+TEST(EigenRules, ReverseLanesThroughProducts) {
+  const int n = Size;
+  std::vector<double> a = check::wave(n * n, 0.3), b = check::wave(n * n, 0.4);
+  std::vector<double> da0(a.size(), 0.0), da1(a.size(), 0.0),
+      db0(b.size(), 0.0), db1(b.size(), 0.0);
+  double out[2], seed0[2] = {1, 0}, seed1[2] = {0, 1};
+  slope::grad<twoResults>(
+      slope::dup(a.data(), slope::lanes(da0.data(), da1.data())),
+      slope::dup(b.data(), slope::lanes(db0.data(), db1.data())), n,
+      slope::dup(out, slope::lanes(seed0, seed1)));
+  for (int lane = 0; lane < 2; ++lane) {
+    std::vector<double> da(a.size(), 0.0), db(b.size(), 0.0);
+    double o[2], seed[2] = {lane == 0 ? 1.0 : 0.0, lane == 1 ? 1.0 : 0.0};
+    slope::grad<twoResults>(slope::dup(a.data(), da.data()),
+                            slope::dup(b.data(), db.data()), n,
+                            slope::dup(o, seed));
+    const std::vector<double> &la = lane ? da1 : da0, &lb = lane ? db1 : db0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      EXPECT_TRUE(check::near(la[i], da[i], 1e-12, 1e-14))
+          << "lane " << lane << " a[" << i << "]";
+      EXPECT_TRUE(check::near(lb[i], db[i], 1e-12, 1e-14))
+          << "lane " << lane << " b[" << i << "]";
+    }
   }
 }
 
